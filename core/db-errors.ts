@@ -1,0 +1,11 @@
+/** PostgreSQL error class of a failed statement (postgres.js puts SQLSTATE on `code`, drizzle wraps it in `cause`). */
+export const pgErrorCode = (error: unknown): string | undefined => {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+};
+
+export const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === '23503';
+export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';

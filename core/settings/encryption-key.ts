@@ -1,0 +1,29 @@
+import { ConfigError } from '../errors.ts';
+import type { EnvSource } from './env-readers.ts';
+
+/**
+ * The development placeholder key. Accepted only in local development (DEPLOYMENT_ENVIRONMENT unset
+ * or `local`), so a deployment that forgot to set a real key fails at boot instead of running weakly.
+ */
+export const DEVELOPMENT_PLACEHOLDER_KEY = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
+
+export const isLocalDevelopment = (env: EnvSource): boolean => {
+  const value = env.DEPLOYMENT_ENVIRONMENT?.trim();
+  return value === undefined || value === '' || value === 'local';
+};
+
+/** Validates DATA_ENCRYPTION_KEY: required, 64 hex characters, not the placeholder outside local. */
+export const readDataEncryptionKey = (env: EnvSource): string => {
+  const key = env.DATA_ENCRYPTION_KEY?.trim();
+  if (!key) throw new ConfigError('DATA_ENCRYPTION_KEY is required (64 hexadecimal characters)', 'ENCRYPTION_KEY_MISSING');
+  if (!/^[0-9a-fA-F]{64}$/.test(key)) {
+    throw new ConfigError('DATA_ENCRYPTION_KEY must be exactly 64 hexadecimal characters', 'ENCRYPTION_KEY_MALFORMED');
+  }
+  if (key.toLowerCase() === DEVELOPMENT_PLACEHOLDER_KEY && !isLocalDevelopment(env)) {
+    throw new ConfigError(
+      `DATA_ENCRYPTION_KEY is the development placeholder, refused when DEPLOYMENT_ENVIRONMENT is "${env.DEPLOYMENT_ENVIRONMENT}"`,
+      'ENCRYPTION_KEY_PLACEHOLDER',
+    );
+  }
+  return key.toLowerCase();
+};

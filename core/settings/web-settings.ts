@@ -1,0 +1,61 @@
+import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
+import { readAllowPrivateUrls } from './fetch-settings.ts';
+import { readEnum, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
+
+export type TenantMode = 'open' | 'closed';
+export type TenantClaimFormat = 'array_first' | 'string';
+
+export interface AuthSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  /** Browser-facing authorization endpoint when it differs from the discovered one. */
+  authorizationUrl?: string;
+  serviceAccountAudience: string;
+  tenantMode: TenantMode;
+  tenantClaimName: string;
+  tenantClaimFormat: TenantClaimFormat;
+  sessionMaxAgeSeconds: number;
+  /** Closed mode: how often a browser session's access token is refreshed to re-read the group claim. */
+  sessionRefreshSeconds: number;
+  /** Cookies get `Secure` outside local development. */
+  secureCookies: boolean;
+}
+
+/** Settings every function needs. Parsed once per process (or per edge isolate). */
+export interface WebSettings {
+  appUrl: string;
+  dataEncryptionKey: string;
+  maxPageLimit: number;
+  defaultPageLimit: number;
+  maxRequestBodyBytes: number;
+  allowPrivateUrls: boolean;
+  auth: AuthSettings;
+}
+
+export const readWebSettings = (env: EnvSource, warn: (message: string) => void = console.warn): WebSettings => {
+  const maxPageLimit = readInteger(env, 'API_MAX_PAGE_LIMIT', 100, { min: 1, max: 10000 });
+  return {
+    appUrl: readHttpUrl(env, 'RI_APP_URL'),
+    dataEncryptionKey: readDataEncryptionKey(env),
+    maxPageLimit,
+    defaultPageLimit: Math.min(20, maxPageLimit),
+    maxRequestBodyBytes: readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 }),
+    allowPrivateUrls: readAllowPrivateUrls(env, warn),
+    auth: {
+      issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
+      clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',
+      clientSecret: readText(env, 'AUTH_OIDC_CLIENT_SECRET'),
+      authorizationUrl: readText(env, 'AUTH_OIDC_AUTHORIZATION_URL')
+        ? readHttpUrl(env, 'AUTH_OIDC_AUTHORIZATION_URL')
+        : undefined,
+      serviceAccountAudience: readText(env, 'AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE') ?? 'credential-support-service',
+      tenantMode: readEnum(env, 'TENANT_MODE', ['open', 'closed'] as const, 'open'),
+      tenantClaimName: readText(env, 'TENANT_CLAIM_NAME') ?? 'groups',
+      tenantClaimFormat: readEnum(env, 'TENANT_CLAIM_FORMAT', ['array_first', 'string'] as const, 'array_first'),
+      sessionMaxAgeSeconds: readInteger(env, 'SESSION_MAX_AGE_SECONDS', 8 * 3600, { min: 60 }),
+      sessionRefreshSeconds: readInteger(env, 'SESSION_REFRESH_SECONDS', 300, { min: 10, max: 300 }),
+      secureCookies: !isLocalDevelopment(env),
+    },
+  };
+};

@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import { SecretBox } from '../core/crypto/secret-box.ts';
+import type { SystemServiceDefinition } from '../core/settings/system-services.ts';
+import { connectDatabase } from './client.ts';
+import { assertEncryptionKeyMatches, seedSystemDefaults } from './seed-system.ts';
+
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+/** Serialises start-up work when the web process and the worker boot together. */
+const STARTUP_LOCK = 728_190_331;
+
+export interface PrepareOptions {
+  databaseUrl: string;
+  dataEncryptionKey: string;
+  systemServices: SystemServiceDefinition[];
+}
+
+/** Start-up for every process (Node only): apply migrations, check the key, seed system defaults. */
+export const prepareDatabase = async (options: PrepareOptions): Promise<void> => {
+  const { db, close } = connectDatabase(options.databaseUrl, { max: 1 });
+  try {
+    await db.execute(sql`select pg_advisory_lock(${STARTUP_LOCK})`);
+    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    const box = new SecretBox(options.dataEncryptionKey);
+    await db.transaction(async (tx) => {
+      await assertEncryptionKeyMatches(tx, box);
+      await seedSystemDefaults(tx, box, options.systemServices);
+    });
+  } finally {
+    await db.execute(sql`select pg_advisory_unlock(${STARTUP_LOCK})`).catch(() => {});
+    await close();
+  }
+};

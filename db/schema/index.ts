@@ -1,0 +1,3 @@
+export * from './tenants.ts';
+export * from './service-instances.ts';
+export * from './registrars.ts';

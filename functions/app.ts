@@ -1,0 +1,40 @@
+import { swaggerUI } from '@hono/swagger-ui';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { authApp } from './auth/index.ts';
+import { healthApp } from './health/index.ts';
+import type { AppEnv } from './platform/env.ts';
+import { securitySchemes } from './platform/openapi-security.ts';
+import { validationHook } from './platform/validation-hook.ts';
+import { applyPlatform, type ServicesProvider } from './platform/with-platform.ts';
+import { registrarsApp } from './registrars/index.ts';
+
+export const API_PREFIX = '/api/v1';
+
+/** Routes under /api/v1 that need no session or token. */
+const isPublicApiPath = (path: string) => path === `${API_PREFIX}/credentials/verify`;
+
+/** Every resource group, mounted at its path under /api/v1. Later groups are added here. */
+const apiGroups = { '/registrars': registrarsApp } as const;
+
+/** The whole web API composed from its groups (Node entry, tests, container). */
+export const buildApp = (provideServices: ServicesProvider) => {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  applyPlatform(app, provideServices, API_PREFIX, { publicPaths: isPublicApiPath });
+  app.route('/api/health', healthApp);
+  app.route('/auth', authApp);
+  for (const [path, group] of Object.entries(apiGroups)) app.route(`${API_PREFIX}${path}`, group);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);
+  app.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', securitySchemes.sessionCookie);
+  app.doc31('/api-docs/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Credential Support Service API',
+      version: '1.0.0',
+      description: 'Issue and verify UNTP verifiable credentials from your own master data.',
+    },
+  });
+  app.get('/api-docs', swaggerUI({ url: '/api-docs/openapi.json' }));
+  app.get('/', (c) => c.redirect('/api-docs', 302));
+  return app;
+};

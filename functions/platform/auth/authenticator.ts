@@ -1,0 +1,86 @@
+import { jwtVerify, type JWTPayload } from 'jose';
+import { TtlCache } from '../../../core/cache/ttl-cache.ts';
+import type { AuthSettings } from '../../../core/settings/web-settings.ts';
+import {
+  resolveClosedModeTenant,
+  resolveOpenModeTenant,
+  type ResolvedPrincipal,
+} from '../../../core/tenancy/resolve-tenant.ts';
+import type { Database } from '../../../db/client.ts';
+import { invalidCredential, missingGroupClaim, unauthenticated } from './auth-errors.ts';
+import { OidcDiscovery } from './oidc-discovery.ts';
+
+/** Subject→tenant mappings never change in open mode and group→tenant never in closed mode. */
+const PRINCIPAL_CACHE_MS = 60_000;
+
+/** Verifies IDP tokens and resolves the caller's tenant with the configured tenant mode. */
+export class Authenticator {
+  readonly discovery: OidcDiscovery;
+  readonly #principals = new TtlCache<ResolvedPrincipal>(PRINCIPAL_CACHE_MS);
+
+  constructor(readonly settings: AuthSettings) {
+    this.discovery = new OidcDiscovery(settings.issuer);
+  }
+
+  /** Service-account access token: signature (JWKS), issuer, audience, expiry, and a `sub`. */
+  async verifyAccessToken(token: string): Promise<JWTPayload & { sub: string }> {
+    const idp = await this.discovery.endpoints();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, idp.jwks, {
+        issuer: idp.issuer,
+        audience: this.settings.serviceAccountAudience,
+      }));
+    } catch {
+      throw invalidCredential('Invalid or expired access token');
+    }
+    if (typeof payload.sub !== 'string' || payload.sub === '') {
+      throw unauthenticated('Access token has no sub claim');
+    }
+    return payload as JWTPayload & { sub: string };
+  }
+
+  /** ID token from the browser code flow: audience is our client id. */
+  async verifyIdToken(token: string): Promise<JWTPayload & { sub: string }> {
+    const idp = await this.discovery.endpoints();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, idp.jwks, { issuer: idp.issuer, audience: this.settings.clientId }));
+    } catch {
+      throw invalidCredential('Invalid ID token from the identity provider');
+    }
+    if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthenticated('ID token has no sub claim');
+    return payload as JWTPayload & { sub: string };
+  }
+
+  /** The tenant group named by the configured claim, or undefined when absent or empty. */
+  groupOf(claims: JWTPayload): string | undefined {
+    const value = claims[this.settings.tenantClaimName];
+    const candidate =
+      this.settings.tenantClaimFormat === 'string' ? value : Array.isArray(value) ? value[0] : value;
+    return typeof candidate === 'string' && candidate.trim() !== '' ? candidate.trim() : undefined;
+  }
+
+  /** Tenant of a verified principal: 403 in closed mode without the group claim. */
+  async resolvePrincipal(db: Database, claims: JWTPayload & { sub: string }): Promise<ResolvedPrincipal> {
+    const identity = {
+      subject: claims.sub,
+      name: typeof claims.name === 'string' ? claims.name : undefined,
+      email: typeof claims.email === 'string' ? claims.email : undefined,
+    };
+    if (this.settings.tenantMode === 'open') {
+      return this.#cached(`open:${claims.sub}`, () => resolveOpenModeTenant(db, identity));
+    }
+    const group = this.groupOf(claims);
+    if (!group) throw missingGroupClaim(this.settings.tenantClaimName);
+    return this.#cached(`closed:${claims.sub}\u0000${group}`, () => resolveClosedModeTenant(db, identity, group));
+  }
+
+  async #cached(key: string, load: () => Promise<ResolvedPrincipal>): Promise<ResolvedPrincipal> {
+    const hit = this.#principals.get(key);
+    if (hit) return hit;
+    const resolved = await load();
+    this.#principals.set(key, resolved);
+    return resolved;
+  }
+}

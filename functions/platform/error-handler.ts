@@ -1,0 +1,37 @@
+import type { ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError } from '../../core/errors.ts';
+import type { AppEnv } from './env.ts';
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'REQUEST_BODY_TOO_LARGE',
+};
+
+export const unexpectedErrorMessage = (correlationId: string) =>
+  `An unexpected error has occurred. If the issue persists, please contact support and quote correlation id "${correlationId}".`;
+
+/** The one place errors become response bodies: `{ error, code? }`, and sanitised 500s. */
+export const handleError: ErrorHandler<AppEnv> = (err, c) => {
+  const correlationId = c.get('correlationId') ?? crypto.randomUUID();
+  c.header('x-correlation-id', correlationId);
+  if (err instanceof ApiError) {
+    const body = { error: err.message, ...(err.code ? { code: err.code } : {}), ...err.extra };
+    return c.json(body, err.status);
+  }
+  if (err instanceof HTTPException && err.status < 500) {
+    return c.json({ error: err.message || 'Bad request', code: STATUS_CODES[err.status] ?? 'BAD_REQUEST' }, err.status);
+  }
+  const logger = c.get('services')?.logger;
+  const detail = { correlationId, path: c.req.path, method: c.req.method, error: String(err), stack: err.stack };
+  if (logger) logger.error('Unhandled error', detail);
+  else console.error(JSON.stringify({ level: 'error', message: 'Unhandled error', ...detail }));
+  return c.json({ error: unexpectedErrorMessage(correlationId), code: 'INTERNAL_ERROR' }, 500);
+};
+
+export const handleNotFound: NotFoundHandler<AppEnv> = (c) =>
+  c.json({ error: `No route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404);

@@ -1,0 +1,18 @@
+import { z } from '@hono/zod-openapi';
+
+/** Messages for the field rules shared by every resource; one place for each. */
+const typeError = (expected: string) => (issue: { input?: unknown }) =>
+  issue.input === null ? 'must not be null' : issue.input === undefined ? 'is required' : `must be ${expected}`;
+
+export const text = () => z.string({ error: typeError('a string') });
+
+/** Required text with at least one non-whitespace character. */
+export const nonBlankText = () => text().refine((v) => v.trim().length > 0, 'must contain a non-whitespace character');
+
+/** Text with no leading or trailing whitespace (stored exactly as submitted). */
+export const unpaddedText = () =>
+  nonBlankText().refine((v) => v === v.trim(), 'must not have leading or trailing whitespace');
+
+export const idText = () => text().min(1, 'must not be empty');
+
+export const bool = () => z.boolean({ error: typeError('a boolean') });

@@ -1,0 +1,39 @@
+import { z } from '@hono/zod-openapi';
+
+export const ErrorResponseSchema = z
+  .object({
+    error: z.string().openapi({ example: 'name: must contain a non-whitespace character' }),
+    code: z.string().optional().openapi({ example: 'VALIDATION_FAILED' }),
+  })
+  .openapi('ErrorResponse');
+
+export const AuthErrorResponseSchema = z
+  .object({ error: z.string().openapi({ example: 'Unauthorised' }), message: z.string() })
+  .openapi('AuthErrorResponse');
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** Shared error responses, so each route lists only the statuses it can produce. */
+export const errorResponses = {
+  400: json(ErrorResponseSchema, 'Validation failed; the message names the field'),
+  401: json(z.union([ErrorResponseSchema, AuthErrorResponseSchema]), 'No valid session or bearer token'),
+  403: json(ErrorResponseSchema, 'Forbidden: closed tenant mode without group claim, or a read-only system record'),
+  404: json(ErrorResponseSchema, 'Not found or not visible to the tenant'),
+  409: json(ErrorResponseSchema, 'Conflict'),
+  413: json(ErrorResponseSchema, 'Request body too large'),
+  500: json(ErrorResponseSchema, 'Unexpected error; the message quotes the correlation id'),
+} as const;
+
+export const pick = <K extends keyof typeof errorResponses>(...codes: K[]) =>
+  Object.fromEntries(codes.map((code) => [code, errorResponses[code]])) as Pick<typeof errorResponses, K>;
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description = 'JSON body') => ({
+  required: true,
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export { json as jsonResponse };

@@ -1,0 +1,41 @@
+import { createMiddleware } from 'hono/factory';
+import { bodyLimit } from 'hono/body-limit';
+import { ApiError, badRequest } from '../../core/errors.ts';
+import type { AppEnv } from './env.ts';
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\b/i;
+const limiters = new Map<number, ReturnType<typeof bodyLimit>>();
+
+const limiterFor = (maxSize: number) => {
+  let limiter = limiters.get(maxSize);
+  if (!limiter) {
+    limiter = bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new ApiError(413, `Request body exceeds ${maxSize} bytes`, 'REQUEST_BODY_TOO_LARGE');
+      },
+    });
+    limiters.set(maxSize, limiter);
+  }
+  return limiter;
+};
+
+/**
+ * MAX_REQUEST_BODY_BYTES (413) for every operation with a body, then an early JSON parse so an
+ * unparseable body is a 400 `Invalid JSON body` before any validator runs (Hono caches the parse).
+ */
+export const requestBody = createMiddleware<AppEnv>(async (c, next) => {
+  const limit = c.get('services').settings.maxRequestBodyBytes;
+  return limiterFor(limit)(c, async () => {
+    const type = c.req.header('content-type') ?? '';
+    if (c.req.raw.body && JSON_TYPE.test(type)) {
+      try {
+        await c.req.json();
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        throw badRequest('Invalid JSON body', 'INVALID_JSON');
+      }
+    }
+    await next();
+  });
+});

@@ -1,0 +1,51 @@
+import { serve } from '@hono/node-server';
+import { ConfigError } from '../core/errors.ts';
+import { readDatabaseUrl } from '../core/settings/database-url.ts';
+import { readText } from '../core/settings/env-readers.ts';
+import { readSystemServices } from '../core/settings/system-services.ts';
+import { readWebSettings } from '../core/settings/web-settings.ts';
+import { connectDatabase } from '../db/client.ts';
+import { prepareDatabase } from '../db/migrate.ts';
+import { buildApp } from './app.ts';
+import { createServices } from './services.ts';
+import { staticServices } from './platform/with-platform.ts';
+
+/** Node entry: validate settings, migrate and seed, then serve every group under one port. */
+export const startWebServer = async (env = process.env, port = Number(readText(env, 'PORT') ?? 3003)) => {
+  const settings = readWebSettings(env);
+  const databaseUrl = readDatabaseUrl(env);
+  if (env.SKIP_MIGRATIONS !== 'true') {
+    await prepareDatabase({
+      databaseUrl,
+      dataEncryptionKey: settings.dataEncryptionKey,
+      systemServices: readSystemServices(env),
+    });
+  }
+  const database = connectDatabase(databaseUrl);
+  const services = createServices(env, database.db, settings);
+  const app = buildApp(staticServices(services));
+  const server = serve({ fetch: app.fetch, port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
+  services.logger.info('Web API listening', { port, url: settings.appUrl });
+  return {
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    },
+  };
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    const web = await startWebServer();
+    const stop = async () => {
+      await web.close();
+      process.exit(0);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  } catch (error) {
+    const code = error instanceof ConfigError ? ` [${error.code}]` : '';
+    console.error(`Web boot failed: ${error instanceof Error ? error.message : String(error)}${code}`);
+    process.exit(1);
+  }
+}

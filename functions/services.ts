@@ -1,0 +1,19 @@
+import { SecretBox } from '../core/crypto/secret-box.ts';
+import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
+import type { EnvSource } from '../core/settings/env-readers.ts';
+import { readWebSettings, type WebSettings } from '../core/settings/web-settings.ts';
+import type { Database } from '../db/client.ts';
+import { Authenticator } from './platform/auth/authenticator.ts';
+import type { Services } from './platform/env.ts';
+
+/** Builds the services a web process (or an edge isolate) hands to every request. */
+export const createServices = (env: EnvSource, db: Database, settings: WebSettings = readWebSettings(env)): Services => {
+  const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
+  return {
+    db,
+    settings,
+    logger,
+    secretBox: new SecretBox(settings.dataEncryptionKey),
+    authenticator: new Authenticator(settings.auth),
+  };
+};

@@ -1,0 +1,156 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
+import Provider, { type Configuration } from 'oidc-provider';
+
+/**
+ * A real OpenID Connect provider (oidc-provider) on loopback, for local runs and tests.
+ * Service accounts use the client credentials grant and get JWT access tokens for the API audience;
+ * browser users sign in through the provider's development login form (any login name works).
+ */
+export const API_RESOURCE = 'urn:credential-support-service:api';
+
+export interface ServiceAccount {
+  clientId: string;
+  clientSecret: string;
+  /** Group claim values put into this account's access tokens (closed tenant mode). */
+  groups?: string[];
+  /** Issue access tokens without a `sub` claim (to test that they are refused). */
+  omitSub?: boolean;
+  /** Access token lifetime in seconds (default 3600). */
+  accessTokenTtl?: number;
+}
+
+export interface LocalIdpOptions {
+  port?: number;
+  /** Audience of API access tokens (AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE). */
+  audience: string;
+  /** Browser client of the web app. */
+  appClient: { clientId: string; clientSecret: string; redirectUris: string[] };
+  serviceAccounts: ServiceAccount[];
+  /** Group claim of browser users by login name. */
+  userGroups?: Record<string, string[]>;
+}
+
+export interface LocalIdp {
+  issuer: string;
+  provider: Provider;
+  /** Client credentials grant, as a service account would do it (another resource → another audience). */
+  clientCredentialsToken(clientId: string, clientSecret: string, resource?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const listen = (server: Server, port: number) =>
+  new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+
+export const startLocalIdp = async (options: LocalIdpOptions): Promise<LocalIdp> => {
+  const server = createServer();
+  const port = await listen(server, options.port ?? 0);
+  const issuer = `http://127.0.0.1:${port}`;
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signingKey = { ...(await exportJWK(privateKey)), kid: 'local-idp-1', alg: 'RS256', use: 'sig' };
+  const accounts = new Map(options.serviceAccounts.map((a) => [a.clientId, a]));
+  const userGroups = options.userGroups ?? {};
+  const appClientId = options.appClient.clientId;
+  /** Resource indicators must be URIs; the API's one maps to the configured audience. */
+  const apiResource = API_RESOURCE;
+  const audienceOf = (resource: string) => (resource === apiResource ? options.audience : resource);
+
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: appClientId,
+        client_secret: options.appClient.clientSecret,
+        redirect_uris: options.appClient.redirectUris,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+      ...options.serviceAccounts.map((a) => ({
+        client_id: a.clientId,
+        client_secret: a.clientSecret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+      })),
+    ],
+    jwks: { keys: [signingKey] },
+    cookies: { keys: [crypto.randomUUID()] },
+    scopes: ['openid', 'profile', 'email', 'groups', 'offline_access', 'api'],
+    claims: { openid: ['sub'], profile: ['name'], email: ['email'], groups: ['groups'] },
+    conformIdTokenClaims: false,
+    findAccount: async (_ctx, id) => ({
+      accountId: id,
+      claims: async () => ({ sub: id, name: id, email: `${id}@example.test`, groups: userGroups[id] ?? [] }),
+    }),
+    features: {
+      devInteractions: { enabled: true },
+      clientCredentials: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => apiResource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource, client) => ({
+          scope: 'api',
+          audience: audienceOf(resource),
+          accessTokenFormat: 'jwt',
+          accessTokenTTL: accounts.get(client.clientId)?.accessTokenTtl ?? 3600,
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+    // First-party app: consent is implied, so sign-in is just the login form.
+    loadExistingGrant: async (ctx) => {
+      const existing = ctx.oidc.session?.grantIdFor(ctx.oidc.client!.clientId);
+      if (existing) return ctx.oidc.provider.Grant.find(existing);
+      if (ctx.oidc.client?.clientId !== appClientId || !ctx.oidc.session?.accountId) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ clientId: appClientId, accountId: ctx.oidc.session.accountId });
+      grant.addOIDCScope('openid profile email groups offline_access');
+      grant.addResourceScope(apiResource, 'api');
+      await grant.save();
+      return grant;
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    extraTokenClaims: async (_ctx, token) => {
+      const account = accounts.get(token.clientId ?? '');
+      return account?.groups ? { groups: account.groups } : undefined;
+    },
+    formats: {
+      customizers: {
+        jwt: async (_ctx, token, jwt) => {
+          if (accounts.get(token.clientId ?? '')?.omitSub) delete jwt.payload.sub;
+        },
+      },
+    },
+    ttl: { ClientCredentials: 3600, AccessToken: 3600, IdToken: 3600, RefreshToken: 86400, Session: 86400, Grant: 86400 },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  provider.on('server_error', (_ctx, error) => console.error('local IDP error:', error));
+  server.on('request', provider.callback());
+
+  return {
+    issuer,
+    provider,
+    clientCredentialsToken: async (clientId, clientSecret, resource = apiResource) => {
+      const response = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`,
+        },
+        body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'api' }),
+      });
+      const body = (await response.json()) as { access_token?: string; error_description?: string };
+      if (!body.access_token) throw new Error(`local IDP refused the token request: ${body.error_description}`);
+      return body.access_token;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};

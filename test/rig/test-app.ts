@@ -1,0 +1,159 @@
+import { createAdaptorServer } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import postgres from 'postgres';
+import { inject } from 'vitest';
+import { readWebSettings } from '../../core/settings/web-settings.ts';
+import { connectDatabase, type Database } from '../../db/client.ts';
+import { buildApp } from '../../functions/app.ts';
+import { createServices } from '../../functions/services.ts';
+import type { Services } from '../../functions/platform/env.ts';
+import { staticServices } from '../../functions/platform/with-platform.ts';
+import { startLocalIdp, type LocalIdp, type ServiceAccount } from '../../scripts/local-idp.ts';
+import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from './test-settings.ts';
+
+/** Service accounts every test app's IDP knows; the secret of each is `<clientId>-secret`. */
+export const ACCOUNTS = {
+  tenantA: { clientId: 'tenant-a' },
+  tenantB: { clientId: 'tenant-b' },
+  acme: { clientId: 'acme-service', groups: ['acme'] },
+  acmeToo: { clientId: 'acme-service-2', groups: ['acme'] },
+  globex: { clientId: 'globex-service', groups: ['globex'] },
+  noGroup: { clientId: 'no-group-service' },
+  noSub: { clientId: 'no-sub-service', omitSub: true },
+  shortLived: { clientId: 'short-lived-service', accessTokenTtl: 1 },
+} satisfies Record<string, Omit<ServiceAccount, 'clientSecret'>>;
+export type AccountName = keyof typeof ACCOUNTS;
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as-is (no JSON encoding), with content-type application/json unless headers say otherwise. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint: tests read arbitrary JSON.
+  body: any;
+  text: string;
+}
+
+export interface TestApp {
+  url: string;
+  db: Database;
+  services: Services;
+  idp: LocalIdp;
+  /** A fresh access token of a named service account. */
+  token(account: AccountName): Promise<string>;
+  /** Tenant id a service account was provisioned with (after its first authenticated call). */
+  tenantOf(account: AccountName): Promise<string>;
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+const cloneDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `${inject('databasePrefix')}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.unsafe(`create database "${name}" template "${inject('templateDatabase')}"`);
+      break;
+    } catch (error) {
+      if (attempt >= 20) throw error; // the template is briefly busy while another file clones it
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+};
+
+/**
+ * The real web app on a loopback port, over its own database cloned from the migrated template,
+ * with a real OIDC provider of its own. `env` overrides settings (e.g. TENANT_MODE=closed).
+ */
+export const startTestApp = async (
+  options: { env?: Record<string, string>; userGroups?: Record<string, string[]> } = {},
+): Promise<TestApp> => {
+  const database = await cloneDatabase();
+  let handler: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
+  const server = createAdaptorServer({ fetch: (request: Request) => handler(request), hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const idp = await startLocalIdp({
+    audience: TEST_AUDIENCE,
+    appClient: { ...TEST_APP_CLIENT, redirectUris: [`${url}/auth/callback`] },
+    serviceAccounts: Object.values(ACCOUNTS).map((a) => ({ ...a, clientSecret: `${a.clientId}-secret` })),
+    userGroups: options.userGroups,
+  });
+  const env = {
+    RI_APP_URL: url,
+    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    AUTH_OIDC_ISSUER: idp.issuer,
+    AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
+    AUTH_OIDC_CLIENT_SECRET: TEST_APP_CLIENT.clientSecret,
+    AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
+    LOG_LEVEL: 'error',
+    ...options.env,
+  };
+  const connection = connectDatabase(database.url, { max: 5 });
+  const services = createServices(env, connection.db, readWebSettings(env));
+  const app = buildApp(staticServices(services));
+  handler = (request) => app.fetch(request);
+
+  const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined;
+    if (o.rawBody !== undefined) body = o.rawBody;
+    else if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(`${url}${path}`, { method, headers, body, redirect: 'manual' });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  };
+
+  return {
+    url,
+    db: connection.db,
+    services,
+    idp,
+    token: (account) => {
+      const { clientId } = ACCOUNTS[account];
+      return idp.clientCredentialsToken(clientId, `${clientId}-secret`);
+    },
+    tenantOf: async (account) => {
+      const user = await connection.db.query.users.findFirst({
+        where: (u, { eq }) => eq(u.subject, ACCOUNTS[account].clientId),
+      });
+      if (!user) throw new Error(`${account} has not called the API yet`);
+      return user.tenantId;
+    },
+    call,
+    close: async () => {
+      (server as import('node:http').Server).closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await idp.close();
+      await connection.close();
+      await database.drop();
+    },
+  };
+};
