@@ -78,8 +78,8 @@ export const startLocalIdp = async (options: LocalIdpOptions): Promise<LocalIdp>
     ],
     jwks: { keys: [signingKey] },
     cookies: { keys: [crypto.randomUUID()] },
-    scopes: ['openid', 'profile', 'email', 'groups', 'offline_access', 'api'],
-    claims: { openid: ['sub'], profile: ['name'], email: ['email'], groups: ['groups'] },
+    scopes: ['openid', 'profile', 'email', 'offline_access', 'api'],
+    claims: { openid: ['sub'], profile: ['name', 'groups'], email: ['email'] },
     conformIdTokenClaims: false,
     findAccount: async (_ctx, id) => ({
       accountId: id,
@@ -92,11 +92,10 @@ export const startLocalIdp = async (options: LocalIdpOptions): Promise<LocalIdp>
         enabled: true,
         defaultResource: () => apiResource,
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resource, client) => ({
+        getResourceServerInfo: (_ctx, resource) => ({
           scope: 'api',
           audience: audienceOf(resource),
           accessTokenFormat: 'jwt',
-          accessTokenTTL: accounts.get(client.clientId)?.accessTokenTtl ?? 3600,
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
@@ -107,7 +106,7 @@ export const startLocalIdp = async (options: LocalIdpOptions): Promise<LocalIdp>
       if (existing) return ctx.oidc.provider.Grant.find(existing);
       if (ctx.oidc.client?.clientId !== appClientId || !ctx.oidc.session?.accountId) return undefined;
       const grant = new ctx.oidc.provider.Grant({ clientId: appClientId, accountId: ctx.oidc.session.accountId });
-      grant.addOIDCScope('openid profile email groups offline_access');
+      grant.addOIDCScope('openid profile email');
       grant.addResourceScope(apiResource, 'api');
       await grant.save();
       return grant;
@@ -124,7 +123,9 @@ export const startLocalIdp = async (options: LocalIdpOptions): Promise<LocalIdp>
         },
       },
     },
-    ttl: { ClientCredentials: 3600, AccessToken: 3600, IdToken: 3600, RefreshToken: 86400, Session: 86400, Grant: 86400 },
+    ttl: {
+      ClientCredentials: (_ctx, _token, client) => accounts.get(client.clientId)?.accessTokenTtl ?? 3600,
+      AccessToken: 3600, IdToken: 3600, RefreshToken: 86400, Session: 86400, Grant: 86400 },
   };
 
   const provider = new Provider(issuer, configuration);

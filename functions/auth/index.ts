@@ -25,16 +25,13 @@ authApp.get('/login', async (c) => {
   const idp = await services.authenticator.discovery.endpoints();
   const state = generateState();
   const verifier = generateCodeVerifier();
-  const scopes = [...SCOPES];
-  if (services.settings.auth.tenantMode === 'closed') scopes.push('groups', 'offline_access');
   const url = oauthClient(services).createAuthorizationURLWithPKCE(
     services.settings.auth.authorizationUrl ?? idp.authorizationEndpoint,
     state,
     CodeChallengeMethod.S256,
     verifier,
-    scopes,
+    SCOPES,
   );
-  if (services.settings.auth.tenantMode === 'closed') url.searchParams.set('prompt', 'consent');
   const flow = JSON.stringify({ state, verifier, returnTo: safeReturnPath(c.req.query('returnTo')) });
   setCookie(c, FLOW_COOKIE, btoa(flow), {
     httpOnly: true,
