@@ -10,6 +10,7 @@ const STATUS_CODES: Record<number, string> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   413: 'REQUEST_BODY_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
 export const unexpectedErrorMessage = (correlationId: string) =>
