@@ -25,7 +25,8 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
     return c.json(body, err.status);
   }
   if (err instanceof HTTPException && err.status < 500) {
-    return c.json({ error: err.message || 'Bad request', code: STATUS_CODES[err.status] ?? 'BAD_REQUEST' }, err.status);
+    const message = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'Bad request';
+    return c.json({ error: message, code: STATUS_CODES[err.status] ?? 'BAD_REQUEST' }, err.status);
   }
   const logger = c.get('services')?.logger;
   const detail = { correlationId, path: c.req.path, method: c.req.method, error: String(err), stack: err.stack };
