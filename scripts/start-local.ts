@@ -1,0 +1,80 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEVELOPMENT_PLACEHOLDER_KEY } from '../core/settings/encryption-key.ts';
+import { startWebServer } from '../functions/server.ts';
+import { startPostgres } from '../test/rig/postgres-server.ts';
+import { startLocalIdp } from './local-idp.ts';
+
+/**
+ * `npm start`: the whole stack on embedded defaults, nothing to install beyond `npm install`.
+ * PostgreSQL (embedded, data kept in .data/postgres), a local OIDC provider, and the web API.
+ * Every default can be overridden by the same environment variables a deployment uses.
+ */
+const env = process.env;
+const WEB_PORT = Number(env.PORT ?? 3003);
+const IDP_PORT = Number(env.LOCAL_IDP_PORT ?? 3005);
+const PG_PORT = Number(env.LOCAL_POSTGRES_PORT ?? 54329);
+const APP_URL = env.RI_APP_URL ?? `http://localhost:${WEB_PORT}`;
+const AUDIENCE = env.AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE ?? 'credential-support-service';
+const SERVICE_ACCOUNT = { clientId: 'local-service-account', clientSecret: 'local-service-account-secret' };
+const APP_CLIENT = { clientId: 'credential-support-service', clientSecret: 'local-web-client-secret' };
+
+const dataDir = join(process.cwd(), '.data', 'postgres');
+await mkdir(dataDir, { recursive: true });
+const postgres = await startPostgres(env.RI_DATABASE_URL ? env.RI_DATABASE_URL : undefined, {
+  dataDir,
+  port: PG_PORT,
+  persistent: true,
+});
+
+const idp = await startLocalIdp({
+  port: IDP_PORT,
+  audience: AUDIENCE,
+  appClient: { ...APP_CLIENT, redirectUris: [`${APP_URL}/auth/callback`] },
+  serviceAccounts: [{ ...SERVICE_ACCOUNT, groups: ['local'] }],
+  userGroups: new Proxy({}, { get: () => ['local'] }),
+});
+
+const web = await startWebServer(
+  {
+    ...env,
+    RI_DATABASE_URL: env.RI_DATABASE_URL ?? postgres.adminUrl,
+    RI_APP_URL: APP_URL,
+    DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? DEVELOPMENT_PLACEHOLDER_KEY,
+    AUTH_OIDC_ISSUER: env.AUTH_OIDC_ISSUER ?? idp.issuer,
+    AUTH_OIDC_CLIENT_ID: env.AUTH_OIDC_CLIENT_ID ?? APP_CLIENT.clientId,
+    AUTH_OIDC_CLIENT_SECRET: env.AUTH_OIDC_CLIENT_SECRET ?? APP_CLIENT.clientSecret,
+    AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: AUDIENCE,
+  },
+  WEB_PORT,
+);
+
+console.log(`
+Credential Support Service is running (local development)
+  API            ${APP_URL}/api/v1      health: ${APP_URL}/api/health
+  API explorer   ${APP_URL}/api-docs
+  Browser login  ${APP_URL}/auth/login   (local IDP: any login name, any password)
+  Local IDP      ${idp.issuer}
+  PostgreSQL     ${env.RI_DATABASE_URL ? '(RI_DATABASE_URL)' : `embedded on 127.0.0.1:${PG_PORT}, data in .data/postgres`}
+
+Service account (client credentials):
+  client_id=${SERVICE_ACCOUNT.clientId}  client_secret=${SERVICE_ACCOUNT.clientSecret}
+
+  TOKEN=$(curl -s -u ${SERVICE_ACCOUNT.clientId}:${SERVICE_ACCOUNT.clientSecret} \\
+    -d grant_type=client_credentials ${idp.issuer}/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')
+  curl -s -H "Authorization: Bearer $TOKEN" ${APP_URL}/api/v1/registrars
+
+Press Ctrl+C to stop.
+`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) process.exit(1);
+  stopping = true;
+  await web.close().catch(() => {});
+  await idp.close().catch(() => {});
+  await postgres.stop().catch(() => {});
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
