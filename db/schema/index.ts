@@ -1,3 +1,4 @@
 export * from './tenants.ts';
 export * from './service-instances.ts';
 export * from './registrars.ts';
+export * from './master-data.ts';

@@ -1,4 +1,4 @@
-import { relations } from 'drizzle-orm';
+import { relations, sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { idColumn, timestamps } from './columns.ts';
 import { serviceInstances } from './service-instances.ts';
@@ -85,6 +85,7 @@ export const identifiers = pgTable(
   (t) => [
     unique('identifiers_scheme_value_tenant_uq').on(t.schemeId, t.value, t.tenantId),
     index('identifiers_tenant_idx').on(t.tenantId),
+    index('identifiers_value_trgm_idx').using('gin', sql`${t.value} gin_trgm_ops`),
   ],
 );
 
