@@ -1,6 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEVELOPMENT_PLACEHOLDER_KEY } from '../core/settings/encryption-key.ts';
+import { startWorker } from '../consumers/worker.ts';
+import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
 import { startWebServer } from '../functions/server.ts';
 import { startPostgres } from '../test/rig/postgres-server.ts';
 import { startLocalIdp } from './local-idp.ts';
@@ -35,24 +37,25 @@ const idp = await startLocalIdp({
   userGroups: new Proxy({}, { get: () => ['local'] }),
 });
 
-const web = await startWebServer(
-  {
-    ...env,
-    RI_DATABASE_URL: env.RI_DATABASE_URL ?? postgres.adminUrl,
-    RI_APP_URL: APP_URL,
-    DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? DEVELOPMENT_PLACEHOLDER_KEY,
-    AUTH_OIDC_ISSUER: env.AUTH_OIDC_ISSUER ?? idp.issuer,
-    AUTH_OIDC_CLIENT_ID: env.AUTH_OIDC_CLIENT_ID ?? APP_CLIENT.clientId,
-    AUTH_OIDC_CLIENT_SECRET: env.AUTH_OIDC_CLIENT_SECRET ?? APP_CLIENT.clientSecret,
-    AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: AUDIENCE,
-  },
-  WEB_PORT,
-);
+const stackEnv = {
+  ...env,
+  RI_DATABASE_URL: env.RI_DATABASE_URL ?? postgres.adminUrl,
+  RI_APP_URL: APP_URL,
+  DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? DEVELOPMENT_PLACEHOLDER_KEY,
+  AUTH_OIDC_ISSUER: env.AUTH_OIDC_ISSUER ?? idp.issuer,
+  AUTH_OIDC_CLIENT_ID: env.AUTH_OIDC_CLIENT_ID ?? APP_CLIENT.clientId,
+  AUTH_OIDC_CLIENT_SECRET: env.AUTH_OIDC_CLIENT_SECRET ?? APP_CLIENT.clientSecret,
+  AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: AUDIENCE,
+  WORKER_HEARTBEAT_PATH: env.WORKER_HEARTBEAT_PATH ?? join(process.cwd(), '.data', 'worker-heartbeat'),
+};
+const web = await startWebServer(stackEnv, WEB_PORT);
+const worker = await startWorker(stackEnv, createLogger(parseLogLevel(env.LOG_LEVEL)));
 
 console.log(`
 Credential Support Service is running (local development)
   API            ${APP_URL}/api/v1      health: ${APP_URL}/api/health
   API explorer   ${APP_URL}/api-docs
+  Worker         running (pg-boss queues in the same database)
   Browser login  ${APP_URL}/auth/login   (local IDP: any login name, any password)
   Local IDP      ${idp.issuer}
   PostgreSQL     ${env.RI_DATABASE_URL ? '(RI_DATABASE_URL)' : `embedded on 127.0.0.1:${PG_PORT}, data in .data/postgres`}
@@ -72,6 +75,7 @@ const stop = async () => {
   if (stopping) process.exit(1);
   stopping = true;
   await web.close().catch(() => {});
+  await worker.stop().catch(() => {});
   await idp.close().catch(() => {});
   await postgres.stop().catch(() => {});
   process.exit(0);

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { describe, expect, it } from 'vitest';
+import { createEmptyDatabase } from '../test/rig/databases.ts';
+import { TEST_ENCRYPTION_KEY } from '../test/rig/test-settings.ts';
+import { checkHeartbeat } from './healthcheck.ts';
+import { isWorkerAlive } from './heartbeat.ts';
+import { expirySweepCron, QUEUE_NAMES } from './queues.ts';
+
+const run = (script: string, env: Record<string, string>) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, stderr: () => stderr };
+};
+
+const base = {
+  RI_APP_URL: 'http://localhost:3003',
+  RI_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+  DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+};
+
+describe('worker preflight', () => {
+  it.each([
+    [{ DATA_ENCRYPTION_KEY: '' }, 'Worker boot failed: DATA_ENCRYPTION_KEY is required (64 hexadecimal characters) [ENCRYPTION_KEY_MISSING]'],
+    [{ WORKER_JOB_TIMEOUT_SECONDS: '29' }, 'Worker boot failed: WORKER_JOB_TIMEOUT_SECONDS must be at least 30 [CONFIG_INVALID]'],
+    [{ WORKER_JOB_TIMEOUT_SECONDS: '86401' }, 'WORKER_JOB_TIMEOUT_SECONDS must be at most 86400'],
+    [{ LIBRARY_RECONCILE_PENDING_RUNS_CRON: 'every ten minutes' }, 'LIBRARY_RECONCILE_PENDING_RUNS_CRON is not a valid cron expression'],
+    [{ LIBRARY_RECONCILE_PENDING_RUNS_BATCH_SIZE: '10001' }, 'LIBRARY_RECONCILE_PENDING_RUNS_BATCH_SIZE must be at most 10000'],
+    [{ BATCH_EXPIRY_SWEEP_MINUTES: '90' }, 'BATCH_EXPIRY_SWEEP_MINUTES must be below 60 or a multiple of 60'],
+    [{ MAX_BATCH_ITEMS: '0' }, 'MAX_BATCH_ITEMS must be at least 1'],
+    [{ RI_APP_URL: 'https://u:p@app.example.com' }, 'RI_APP_URL must not contain a username or password'],
+  ])('%j fails boot with one line and exit 1', async (env, message) => {
+    const worker = run('consumers/worker.ts', { ...base, ...env });
+    expect(await worker.exited).toBe(1);
+    const lines = worker.stderr().trim().split('\n');
+    expect(lines[0]).toContain(message);
+    expect(lines).toHaveLength(1);
+  });
+});
+
+describe('worker start and stop', () => {
+  it('migrates an empty database, creates its queues, writes a heartbeat, and drains on SIGTERM', async () => {
+    const database = await createEmptyDatabase();
+    const dir = await mkdtemp(join(tmpdir(), 'css-worker-'));
+    const heartbeat = join(dir, 'heartbeat');
+    const worker = run('consumers/worker.ts', { ...base, RI_DATABASE_URL: database.url, WORKER_HEARTBEAT_PATH: heartbeat });
+    try {
+      let written: string | undefined;
+      for (let i = 0; i < 150 && !written; i++) {
+        written = await readFile(heartbeat, 'utf8').catch(() => undefined);
+        if (!written) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(written).toBeDefined();
+      expect(await checkHeartbeat(heartbeat, 30)).toBeUndefined();
+      const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+      const queues = (await sql<{ name: string }[]>`select name from pgboss.queue order by name`).filter(
+        (q) => !q.name.startsWith('__pgboss'),
+      );
+      const tables = await sql<{ n: number }[]>`select count(*)::int as n from information_schema.tables where table_name = 'registrars'`;
+      await sql.end();
+      expect(queues.map((q) => q.name)).toEqual(Object.values(QUEUE_NAMES).sort());
+      expect(tables[0]!.n).toBe(1);
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+    } finally {
+      worker.child.kill('SIGKILL');
+      await database.drop();
+    }
+  });
+});
+
+describe('heartbeat and healthcheck', () => {
+  it('healthcheck is unhealthy for a missing, stale or future-dated file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'css-hc-'));
+    const file = join(dir, 'hb');
+    expect(await checkHeartbeat(file, 30)).toContain('missing');
+    await writeFile(file, new Date(Date.now() - 31_000).toISOString());
+    expect(await checkHeartbeat(file, 30)).toContain('old');
+    await writeFile(file, new Date(Date.now() + 60_000).toISOString());
+    expect(await checkHeartbeat(file, 30)).toContain('future');
+    await writeFile(file, new Date().toISOString());
+    expect(await checkHeartbeat(file, 30)).toBeUndefined();
+    const cli = run('consumers/healthcheck.ts', { WORKER_HEARTBEAT_PATH: join(dir, 'none') });
+    expect(await cli.exited).toBe(1);
+    const ok = run('consumers/healthcheck.ts', { WORKER_HEARTBEAT_PATH: file });
+    expect(await ok.exited).toBe(0);
+  });
+
+  it('a worker is alive when a consumer fetched within 30 s or a job is within its timeout + 60 s', () => {
+    const now = 1_000_000_000;
+    expect(isWorkerAlive(undefined, 300, now)).toBe(true);
+    expect(isWorkerAlive({ lastFetchedOn: now - 29_000, jobStartedOn: null }, 300, now)).toBe(true);
+    expect(isWorkerAlive({ lastFetchedOn: now - 31_000, jobStartedOn: null }, 300, now)).toBe(false);
+    expect(isWorkerAlive({ lastFetchedOn: now - 400_000, jobStartedOn: now - 359_000 }, 300, now)).toBe(true);
+    expect(isWorkerAlive({ lastFetchedOn: now - 400_000, jobStartedOn: now - 361_000 }, 300, now)).toBe(false);
+  });
+
+  it('expiry sweep cron follows BATCH_EXPIRY_SWEEP_MINUTES', () => {
+    expect(expirySweepCron(15)).toBe('*/15 * * * *');
+    expect(expirySweepCron(60)).toBe('0 */1 * * *');
+    expect(expirySweepCron(180)).toBe('0 */3 * * *');
+  });
+});

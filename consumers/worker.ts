@@ -1,0 +1,106 @@
+import { PgBoss, type WipData } from 'pg-boss';
+import { ConfigError } from '../core/errors.ts';
+import { createLogger, parseLogLevel, type Logger } from '../core/logging/logger.ts';
+import { readDatabaseUrl } from '../core/settings/database-url.ts';
+import { readSystemServices } from '../core/settings/system-services.ts';
+import { readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
+import { prepareDatabase } from '../db/migrate.ts';
+import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
+import { queueDefinitions } from './queues.ts';
+
+const HEARTBEAT_EVERY_MS = 10_000;
+const DRAIN_MS = 30_000;
+const SHUTDOWN_LIMIT_MS = 45_000;
+
+export interface RunningWorker {
+  boss: PgBoss;
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker process: no port. Checks its settings, migrates, starts pg-boss, creates its queues,
+ * and keeps a heartbeat file for the container healthcheck. Consumers register on `boss`.
+ */
+export const startWorker = async (env: NodeJS.ProcessEnv, logger: Logger): Promise<RunningWorker> => {
+  const settings: WorkerSettings = readWorkerSettings(env, (m) => logger.warn(m));
+  const databaseUrl = readDatabaseUrl(env);
+  if (env.SKIP_MIGRATIONS !== 'true') {
+    await prepareDatabase({
+      databaseUrl,
+      dataEncryptionKey: settings.dataEncryptionKey,
+      systemServices: readSystemServices(env),
+    });
+  }
+  const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'css-worker' });
+  boss.on('error', (error) => logger.error('Queue error', { error: String(error) }));
+  let activity: ConsumerActivity | undefined;
+  boss.on('wip', (workers: WipData[]) => {
+    if (workers.length === 0) return;
+    const newest = (values: (number | null)[]) => Math.max(0, ...values.map((v) => v ?? 0)) || null;
+    activity = {
+      lastFetchedOn: newest(workers.map((w) => w.lastFetchedOn)),
+      jobStartedOn: newest(
+        workers.map((w) => (w.lastJobStartedOn && (w.lastJobEndedOn ?? 0) < w.lastJobStartedOn ? w.lastJobStartedOn : null)),
+      ),
+    };
+  });
+  await boss.start();
+  const existing = new Set((await boss.getQueues()).map((q) => q.name));
+  for (const { name, ...policy } of queueDefinitions(settings)) {
+    if (existing.has(name)) await boss.updateQueue(name, policy);
+    else await boss.createQueue(name, policy);
+  }
+
+  const beat = async () => {
+    try {
+      await boss.getQueues();
+      if (isWorkerAlive(activity, settings.jobTimeoutSeconds)) await writeHeartbeat(settings.heartbeatPath);
+    } catch (error) {
+      logger.warn('Queue probe failed; heartbeat not written', { error: String(error) });
+    }
+  };
+  await beat();
+  const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
+  logger.info('Worker started', { queues: queueDefinitions(settings).map((q) => q.name) });
+
+  return {
+    boss,
+    stop: async () => {
+      clearInterval(timer);
+      await boss.stop({ graceful: true, timeout: DRAIN_MS });
+    },
+  };
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const logger = createLogger(parseLogLevel(process.env.LOG_LEVEL));
+  let worker: RunningWorker;
+  try {
+    worker = await startWorker(process.env, logger);
+  } catch (error) {
+    const code = error instanceof ConfigError ? error.code : 'BOOT_FAILED';
+    console.error(`Worker boot failed: ${error instanceof Error ? error.message : String(error)} [${code}]`);
+    for (let cause = (error as Error)?.cause; cause; cause = (cause as Error).cause) console.error(`  caused by: ${String(cause)}`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) process.exit(1); // a second signal exits at once
+    stopping = true;
+    logger.info('Worker stopping', { signal });
+    const limit = setTimeout(() => {
+      logger.error('Worker shutdown exceeded 45 s');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS);
+    limit.unref();
+    try {
+      await worker.stop();
+      process.exit(0);
+    } catch (error) {
+      logger.error('Worker shutdown failed', { error: String(error) });
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
