@@ -4,7 +4,7 @@ import { createLogger, parseLogLevel, type Logger } from '../core/logging/logger
 import { readDatabaseUrl } from '../core/settings/database-url.ts';
 import { readSystemServices } from '../core/settings/system-services.ts';
 import { readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
-import { prepareDatabase } from '../db/migrate.ts';
+import { checkEncryptionKey, prepareDatabase } from '../db/migrate.ts';
 import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 import { queueDefinitions } from './queues.ts';
 
@@ -30,6 +30,8 @@ export const startWorker = async (env: NodeJS.ProcessEnv, logger: Logger): Promi
       dataEncryptionKey: settings.dataEncryptionKey,
       systemServices: readSystemServices(env),
     });
+  } else {
+    await checkEncryptionKey(databaseUrl, settings.dataEncryptionKey);
   }
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'css-worker' });
   boss.on('error', (error) => logger.error('Queue error', { error: String(error) }));

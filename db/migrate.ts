@@ -16,6 +16,19 @@ export interface PrepareOptions {
   systemServices: SystemServiceDefinition[];
 }
 
+/**
+ * With SKIP_MIGRATIONS the schema is someone else's job, but the key must still open existing data:
+ * boot fails on a mismatch just the same.
+ */
+export const checkEncryptionKey = async (databaseUrl: string, dataEncryptionKey: string): Promise<void> => {
+  const { db, close } = connectDatabase(databaseUrl, { max: 1 });
+  try {
+    await assertEncryptionKeyMatches(db, new SecretBox(dataEncryptionKey));
+  } finally {
+    await close();
+  }
+};
+
 /** Start-up for every process (Node only): apply migrations, check the key, seed system defaults. */
 export const prepareDatabase = async (options: PrepareOptions): Promise<void> => {
   const { db, close } = connectDatabase(options.databaseUrl, { max: 1 });

@@ -136,3 +136,39 @@ describe('web boot end to end', () => {
     }
   });
 });
+
+describe('a key that cannot decrypt existing data fails boot of both roles', () => {
+  it.each([
+    ['functions/server.ts', 'Web boot failed', {}],
+    ['functions/server.ts', 'Web boot failed', { SKIP_MIGRATIONS: 'true' }],
+    ['consumers/worker.ts', 'Worker boot failed', {}],
+    ['consumers/worker.ts', 'Worker boot failed', { SKIP_MIGRATIONS: 'true' }],
+  ])('%s %j', async (script, prefix, extra) => {
+    const database = await createEmptyDatabase();
+    try {
+      await prepareDatabase({
+        databaseUrl: database.url,
+        dataEncryptionKey: TEST_ENCRYPTION_KEY,
+        systemServices: readSystemServices({}),
+      });
+      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...baseEnv,
+          RI_DATABASE_URL: database.url,
+          DATA_ENCRYPTION_KEY: OTHER_KEY,
+          PORT: String(await freePort()),
+          ...extra,
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr.trim()).toBe(`${prefix}: DATA_ENCRYPTION_KEY cannot decrypt existing data [ENCRYPTION_KEY_MISMATCH]`);
+    } finally {
+      await database.drop();
+    }
+  });
+});

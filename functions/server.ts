@@ -5,7 +5,7 @@ import { readText } from '../core/settings/env-readers.ts';
 import { readSystemServices } from '../core/settings/system-services.ts';
 import { readWebSettings } from '../core/settings/web-settings.ts';
 import { connectDatabase } from '../db/client.ts';
-import { prepareDatabase } from '../db/migrate.ts';
+import { checkEncryptionKey, prepareDatabase } from '../db/migrate.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './services.ts';
 import { staticServices } from './platform/with-platform.ts';
@@ -20,6 +20,8 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
       dataEncryptionKey: settings.dataEncryptionKey,
       systemServices: readSystemServices(env),
     });
+  } else {
+    await checkEncryptionKey(databaseUrl, settings.dataEncryptionKey);
   }
   const database = connectDatabase(databaseUrl);
   const services = createServices(env, database.db, settings);
