@@ -2,9 +2,8 @@ import { PgBoss, type WipData } from 'pg-boss';
 import { ConfigError } from '../core/errors.ts';
 import { createLogger, parseLogLevel, type Logger } from '../core/logging/logger.ts';
 import { readDatabaseUrl } from '../core/settings/database-url.ts';
-import { readSystemServices } from '../core/settings/system-services.ts';
 import { readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
-import { checkEncryptionKey, prepareDatabase } from '../db/migrate.ts';
+import { startUpDatabase } from '../db/migrate.ts';
 import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 import { queueDefinitions } from './queues.ts';
 
@@ -24,15 +23,7 @@ export interface RunningWorker {
 export const startWorker = async (env: NodeJS.ProcessEnv, logger: Logger): Promise<RunningWorker> => {
   const settings: WorkerSettings = readWorkerSettings(env, (m) => logger.warn(m));
   const databaseUrl = readDatabaseUrl(env);
-  if (env.SKIP_MIGRATIONS !== 'true') {
-    await prepareDatabase({
-      databaseUrl,
-      dataEncryptionKey: settings.dataEncryptionKey,
-      systemServices: readSystemServices(env),
-    });
-  } else {
-    await checkEncryptionKey(databaseUrl, settings.dataEncryptionKey);
-  }
+  await startUpDatabase(env, databaseUrl, settings.dataEncryptionKey);
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'css-worker' });
   boss.on('error', (error) => logger.error('Queue error', { error: String(error) }));
   let activity: ConsumerActivity | undefined;

@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { SecretBox } from '../core/crypto/secret-box.ts';
-import type { SystemServiceDefinition } from '../core/settings/system-services.ts';
+import type { EnvSource } from '../core/settings/env-readers.ts';
+import { readSystemServices, type SystemServiceDefinition } from '../core/settings/system-services.ts';
 import { connectDatabase } from './client.ts';
 import { assertEncryptionKeyMatches, seedSystemDefaults } from './seed-system.ts';
 
@@ -44,4 +45,13 @@ export const prepareDatabase = async (options: PrepareOptions): Promise<void> =>
     await db.execute(sql`select pg_advisory_unlock(${STARTUP_LOCK})`).catch(() => {});
     await close();
   }
+};
+
+/**
+ * What every Node process (web, worker, `db:migrate`) does with the database before it starts:
+ * migrate and seed, or with SKIP_MIGRATIONS=true only prove the key opens existing data.
+ */
+export const startUpDatabase = async (env: EnvSource, databaseUrl: string, dataEncryptionKey: string): Promise<void> => {
+  if (env.SKIP_MIGRATIONS === 'true') return checkEncryptionKey(databaseUrl, dataEncryptionKey);
+  await prepareDatabase({ databaseUrl, dataEncryptionKey, systemServices: readSystemServices(env) });
 };

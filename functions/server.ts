@@ -2,10 +2,9 @@ import { serve } from '@hono/node-server';
 import { ConfigError } from '../core/errors.ts';
 import { readDatabaseUrl } from '../core/settings/database-url.ts';
 import { readText } from '../core/settings/env-readers.ts';
-import { readSystemServices } from '../core/settings/system-services.ts';
 import { readWebSettings } from '../core/settings/web-settings.ts';
 import { connectDatabase } from '../db/client.ts';
-import { checkEncryptionKey, prepareDatabase } from '../db/migrate.ts';
+import { startUpDatabase } from '../db/migrate.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './services.ts';
 import { staticServices } from './platform/with-platform.ts';
@@ -14,15 +13,7 @@ import { staticServices } from './platform/with-platform.ts';
 export const startWebServer = async (env = process.env, port = Number(readText(env, 'PORT') ?? 3003)) => {
   const settings = readWebSettings(env);
   const databaseUrl = readDatabaseUrl(env);
-  if (env.SKIP_MIGRATIONS !== 'true') {
-    await prepareDatabase({
-      databaseUrl,
-      dataEncryptionKey: settings.dataEncryptionKey,
-      systemServices: readSystemServices(env),
-    });
-  } else {
-    await checkEncryptionKey(databaseUrl, settings.dataEncryptionKey);
-  }
+  await startUpDatabase(env, databaseUrl, settings.dataEncryptionKey);
   const database = connectDatabase(databaseUrl);
   const services = createServices(env, database.db, settings);
   const app = buildApp(staticServices(services));

@@ -1,7 +1,5 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import postgres from 'postgres';
-import { inject } from 'vitest';
 import { readWebSettings } from '../../core/settings/web-settings.ts';
 import { connectDatabase, type Database } from '../../db/client.ts';
 import { buildApp } from '../../functions/app.ts';
@@ -9,6 +7,7 @@ import { createServices } from '../../functions/services.ts';
 import type { Services } from '../../functions/platform/env.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
 import { startLocalIdp, type LocalIdp, type ServiceAccount } from '../../scripts/local-idp.ts';
+import { createTestDatabase } from './databases.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from './test-settings.ts';
 
 /** Service accounts every test app's IDP knows; the secret of each is `<clientId>-secret`. */
@@ -53,30 +52,6 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-const cloneDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
-  const adminUrl = inject('postgresAdminUrl');
-  const name = `${inject('databasePrefix')}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await admin.unsafe(`create database "${name}" template "${inject('templateDatabase')}"`);
-      break;
-    } catch (error) {
-      if (attempt >= 20) throw error; // the template is briefly busy while another file clones it
-      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
-    }
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
-};
-
 /**
  * The real web app on a loopback port, over its own database cloned from the migrated template,
  * with a real OIDC provider of its own. `env` overrides settings (e.g. TENANT_MODE=closed).
@@ -84,7 +59,7 @@ const cloneDatabase = async (): Promise<{ url: string; drop: () => Promise<void>
 export const startTestApp = async (
   options: { env?: Record<string, string>; userGroups?: Record<string, string[]> } = {},
 ): Promise<TestApp> => {
-  const database = await cloneDatabase();
+  const database = await createTestDatabase();
   let handler: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
   const server = createAdaptorServer({ fetch: (request: Request) => handler(request), hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
