@@ -35,6 +35,8 @@ export interface LocalIdpOptions {
 export interface LocalIdp {
   issuer: string;
   provider: Provider;
+  /** How many requests each path of the provider has served (e.g. `/jwks`). */
+  requestCount(path: string): number;
   /** Client credentials grant, as a service account would do it (another resource → another audience). */
   clientCredentialsToken(clientId: string, clientSecret: string, resource?: string): Promise<string>;
   close(): Promise<void>;
@@ -130,11 +132,17 @@ export const startLocalIdp = async (options: LocalIdpOptions): Promise<LocalIdp>
 
   const provider = new Provider(issuer, configuration);
   provider.on('server_error', (_ctx, error) => console.error('local IDP error:', error));
+  const requestCounts = new Map<string, number>();
+  server.on('request', (request) => {
+    const path = new URL(request.url ?? '/', issuer).pathname;
+    requestCounts.set(path, (requestCounts.get(path) ?? 0) + 1);
+  });
   server.on('request', provider.callback());
 
   return {
     issuer,
     provider,
+    requestCount: (path) => requestCounts.get(path) ?? 0,
     clientCredentialsToken: async (clientId, clientSecret, resource = apiResource) => {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',

@@ -36,6 +36,18 @@ describe('service-account bearer tokens (open mode)', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('verifies tokens without a network call per request (discovery and JWKS fetched once)', async () => {
+    const token = await t.token('tenantB');
+    await t.call('GET', LIST, { token });
+    const before = { jwks: t.idp.requestCount('/jwks'), discovery: t.idp.requestCount('/.well-known/openid-configuration') };
+    const results = await Promise.all(Array.from({ length: 20 }, () => t.call('GET', LIST, { token })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(before.jwks).toBe(1);
+    expect(before.discovery).toBe(1);
+    expect(t.idp.requestCount('/jwks')).toBe(1);
+    expect(t.idp.requestCount('/.well-known/openid-configuration')).toBe(1);
+  });
+
   it('401 { error, message } for a token without a sub claim', async () => {
     const res = await t.call('GET', LIST, { token: await t.token('noSub') });
     expect(res.status).toBe(401);
