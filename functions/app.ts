@@ -6,7 +6,9 @@ import type { AppEnv } from './platform/env.ts';
 import { securitySchemes } from './platform/openapi-security.ts';
 import { validationHook } from './platform/validation-hook.ts';
 import { applyPlatform, type ServicesProvider } from './platform/with-platform.ts';
+import { identifiersApp } from './identifiers/index.ts';
 import { registrarsApp } from './registrars/index.ts';
+import { schemesApp } from './schemes/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -14,7 +16,11 @@ export const API_PREFIX = '/api/v1';
 const isPublicApiPath = (path: string) => path === `${API_PREFIX}/credentials/verify`;
 
 /** Every resource group, mounted at its path under /api/v1. Later groups are added here. */
-const apiGroups = { '/registrars': registrarsApp } as const;
+const apiGroups = {
+  '/registrars': registrarsApp,
+  '/schemes': schemesApp,
+  '/identifiers': identifiersApp,
+} as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */
 export const buildApp = (provideServices: ServicesProvider) => {

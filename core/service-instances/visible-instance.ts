@@ -4,6 +4,10 @@ import { serviceInstances, type ServiceType } from '../../db/schema/index.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 
+/** The 404 for a referenced instance that is missing or foreign (also when it vanished mid-write). */
+export const serviceInstanceNotFound = (field: string) =>
+  new ApiError(404, `${field}: service instance not found`, 'SERVICE_INSTANCE_NOT_FOUND');
+
 /**
  * A service instance a tenant may reference: its own or a system default, of the expected type.
  * Missing and foreign ids give the same 404 naming the field.
@@ -19,7 +23,7 @@ export const assertUsableServiceInstance = async (
     .select({ serviceType: serviceInstances.serviceType })
     .from(serviceInstances)
     .where(and(eq(serviceInstances.id, id), visibleTo(serviceInstances.tenantId, tenantId)));
-  if (!instance) throw new ApiError(404, `${field}: service instance not found`, 'SERVICE_INSTANCE_NOT_FOUND');
+  if (!instance) throw serviceInstanceNotFound(field);
   if (instance.serviceType !== expectedType) {
     throw badRequest(`${field}: service instance is not an ${expectedType} instance`);
   }

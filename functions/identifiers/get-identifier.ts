@@ -1,0 +1,27 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { notFound } from '../../core/errors.ts';
+import { findIdentifier } from '../../core/identifiers/identifier-repository.ts';
+import type { AppEnv } from '../platform/env.ts';
+import { jsonResponse, pick } from '../platform/openapi-responses.ts';
+import { guarded } from '../platform/openapi-security.ts';
+import { IdentifierIdParam, IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from './schemas.ts';
+
+export const getIdentifierRoute = createRoute({
+  method: 'get',
+  path: '/{id}',
+  tags: ['Identifiers'],
+  summary: 'Get one of the tenant’s identifiers with its scheme, registrar and qualifiers',
+  security: guarded,
+  request: { params: IdentifierIdParam },
+  responses: {
+    200: jsonResponse(IdentifierWithSchemeSchema, 'The identifier'),
+    ...pick(401, 403, 404, 500),
+  },
+});
+
+export const registerGetIdentifier = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(getIdentifierRoute, async (c) => {
+    const row = await findIdentifier(c.get('services').db, c.get('principal').tenantId, c.req.valid('param').id);
+    if (!row) throw notFound('Identifier');
+    return c.json(toIdentifierWithSchemeResponse(row), 200);
+  });
