@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRegistrar, insertScheme, insertServiceInstance, SYSTEM_TENANT_ID } from '../../test/rig/fixtures.ts';
+import { countRows, createRegistrar, createScheme, gtinBody } from '../../test/rig/scheme-fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+
+let t: TestApp;
+let tokenA: string;
+let tokenB: string;
+let schemeOfA: { id: string; registrarId: string };
+let schemeOfB: { id: string };
+let originalOfA: unknown;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  [tokenA, tokenB] = await Promise.all([t.token('tenantA'), t.token('tenantB')]);
+  schemeOfA = await createScheme(t, tokenA);
+  schemeOfB = await createScheme(t, tokenB);
+  originalOfA = (await t.call('GET', `/api/v1/schemes/${schemeOfA.id}`, { token: tokenA })).body;
+});
+afterAll(() => t.close());
+
+const routes = () => [
+  ['POST', '/api/v1/schemes', gtinBody(schemeOfA.registrarId, { primaryKey: 'x' })],
+  ['GET', '/api/v1/schemes', undefined],
+  ['GET', `/api/v1/schemes/${schemeOfA.id}`, undefined],
+  ['PATCH', `/api/v1/schemes/${schemeOfA.id}`, { name: 'Hijacked', qualifiers: [] }],
+  ['DELETE', `/api/v1/schemes/${schemeOfA.id}`, undefined],
+] as const;
+const stillOriginal = async () =>
+  expect((await t.call('GET', `/api/v1/schemes/${schemeOfA.id}`, { token: tokenA })).body).toEqual(originalOfA);
+
+describe('authentication on every scheme route', () => {
+  it('401 with { error, message } without a token or cookie', async () => {
+    for (const [method, path, body] of routes()) {
+      const res = await t.call(method, path, { body });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(res.body).toEqual({ error: 'Unauthorised', message: expect.stringContaining('Authentication required') });
+    }
+    await stillOriginal();
+  });
+
+  it('401 for a token that does not verify', async () => {
+    const forged = `${tokenA.slice(0, -4)}AAAA`;
+    for (const [method, path, body] of routes()) {
+      for (const token of ['not-a-jwt', forged]) {
+        const res = await t.call(method, path, { body, token });
+        expect(res.status, `${method} ${path}`).toBe(401);
+        expect(res.body).toEqual({ error: 'Invalid or expired access token', code: 'UNAUTHENTICATED' });
+      }
+    }
+    await stillOriginal();
+  });
+});
+
+describe('tenant isolation', () => {
+  it("another tenant's scheme is a 404 identical to a missing one on read, update and delete, and stays as it was", async () => {
+    const missing = await t.call('GET', '/api/v1/schemes/no-such-scheme', { token: tokenB });
+    for (const [method, path, body] of routes().slice(2)) {
+      const res = await t.call(method, path, { token: tokenB, body });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body).toEqual(missing.body);
+    }
+    await stillOriginal();
+  });
+
+  it("lists and the registrarId filter never show another tenant's schemes", async () => {
+    const listB = await t.call('GET', '/api/v1/schemes?limit=100', { token: tokenB });
+    const idsB = listB.body.data.map((s: { id: string }) => s.id);
+    expect(idsB).toContain(schemeOfB.id);
+    expect(idsB).not.toContain(schemeOfA.id);
+    const filtered = await t.call('GET', `/api/v1/schemes?registrarId=${schemeOfA.registrarId}`, { token: tokenB });
+    expect(filtered.body.data).toEqual([]);
+    expect(filtered.body.pagination.total).toBe(0);
+  });
+
+  it("a registrarId of another tenant in the body is the same 404 as a missing one; nothing written", async () => {
+    const before = await countRows(t.db);
+    const foreign = await t.call('POST', '/api/v1/schemes', { token: tokenB, body: gtinBody(schemeOfA.registrarId, { primaryKey: 'new' }) });
+    const missing = await t.call('POST', '/api/v1/schemes', { token: tokenB, body: gtinBody('no-such-registrar') });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+    expect(foreign.body).toEqual({ error: 'registrarId: registrar not found', code: 'NOT_FOUND' });
+    expect(await countRows(t.db)).toEqual(before);
+  });
+
+  it('an idrServiceInstanceId of another tenant is the same 404 as a missing one, on create and update', async () => {
+    const idrOfA = await insertServiceInstance(t.db, await t.tenantOf('tenantA'), 'IDR');
+    const registrarOfB = await createRegistrar(t, tokenB);
+    const before = await countRows(t.db);
+    const create = (id: string) =>
+      t.call('POST', '/api/v1/schemes', { token: tokenB, body: gtinBody(registrarOfB.id, { idrServiceInstanceId: id }) });
+    const foreign = await create(idrOfA.id);
+    const missing = await create('no-such-instance');
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+    expect(await countRows(t.db)).toEqual(before);
+
+    const update = (id: string) =>
+      t.call('PATCH', `/api/v1/schemes/${schemeOfB.id}`, { token: tokenB, body: { idrServiceInstanceId: id } });
+    const foreignPatch = await update(idrOfA.id);
+    expect(foreignPatch.status).toBe(404);
+    expect(foreignPatch.body).toEqual((await update('no-such-instance')).body);
+    const afterB = await t.call('GET', `/api/v1/schemes/${schemeOfB.id}`, { token: tokenB });
+    expect(afterB.body.idrServiceInstanceId).toBeNull();
+  });
+
+  it("a tenant's scheme under a system registrar is invisible to other tenants, also nested in the registrar", async () => {
+    const system = await insertRegistrar(t.db, SYSTEM_TENANT_ID, 'Shared');
+    const mine = await createScheme(t, tokenA, { registrarId: system.id, primaryKey: 'a-only' });
+    expect((await t.call('GET', `/api/v1/schemes/${mine.id}`, { token: tokenB })).status).toBe(404);
+    const asB = await t.call('GET', `/api/v1/registrars/${system.id}`, { token: tokenB });
+    expect(asB.body.schemes).toEqual([]);
+    const asA = await t.call('GET', `/api/v1/registrars/${system.id}`, { token: tokenA });
+    expect(asA.body.schemes.map((s: { id: string }) => s.id)).toEqual([mine.id]);
+  });
+});
+
+describe('system default schemes', () => {
+  it('are readable by every tenant but cannot be changed or deleted (403), and stay as they were', async () => {
+    const registrar = await insertRegistrar(t.db, SYSTEM_TENANT_ID, 'System GS1');
+    const system = await insertScheme(t.db, {
+      tenantId: SYSTEM_TENANT_ID,
+      registrarId: registrar.id,
+      qualifiers: [{ key: '10', order: 1 }],
+    });
+    const original = (await t.call('GET', `/api/v1/schemes/${system.id}`, { token: tokenA })).body;
+    expect(original.isSystemDefault).toBe(true);
+    for (const token of [tokenA, tokenB]) {
+      const read = await t.call('GET', `/api/v1/schemes/${system.id}`, { token });
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual(original);
+      const listed = await t.call('GET', `/api/v1/schemes?registrarId=${registrar.id}`, { token });
+      expect(listed.body.data.map((s: { id: string }) => s.id)).toEqual([system.id]);
+      for (const body of [{ name: 'Mine now' }, { qualifiers: [] }, { idrServiceInstanceId: null }]) {
+        const res = await t.call('PATCH', `/api/v1/schemes/${system.id}`, { token, body });
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({
+          error: 'Identifier scheme is a system default and cannot be changed',
+          code: 'SYSTEM_DEFAULT_READ_ONLY',
+        });
+      }
+      const del = await t.call('DELETE', `/api/v1/schemes/${system.id}`, { token });
+      expect(del.status).toBe(403);
+      expect(del.body.code).toBe('SYSTEM_DEFAULT_READ_ONLY');
+    }
+    expect((await t.call('GET', `/api/v1/schemes/${system.id}`, { token: tokenB })).body).toEqual(original);
+  });
+});
