@@ -2,9 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { SecretBox } from '../core/crypto/secret-box.ts';
-import type { EnvSource } from '../core/settings/env-readers.ts';
+import { readText, type EnvSource } from '../core/settings/env-readers.ts';
 import { readSystemServices, type SystemServiceDefinition } from '../core/settings/system-services.ts';
 import { connectDatabase } from './client.ts';
+import { applySystemSeed } from './seed/apply-system-seed.ts';
+import { readSystemSeedFile, seedFileError } from './seed/system-seed-file.ts';
 import { assertEncryptionKeyMatches, seedSystemDefaults } from './seed-system.ts';
 
 const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -15,6 +17,8 @@ export interface PrepareOptions {
   databaseUrl: string;
   dataEncryptionKey: string;
   systemServices: SystemServiceDefinition[];
+  /** SYSTEM_SEED_FILE: system registrars, schemes and qualifiers to upsert (unset: none). */
+  seedFile?: string;
 }
 
 /**
@@ -32,6 +36,9 @@ export const checkEncryptionKey = async (databaseUrl: string, dataEncryptionKey:
 
 /** Start-up for every process (Node only): apply migrations, check the key, seed system defaults. */
 export const prepareDatabase = async (options: PrepareOptions): Promise<void> => {
+  const { seedFile } = options;
+  // A bad seed file fails boot before the database is touched.
+  const seed = seedFile === undefined ? undefined : await readSystemSeedFile(seedFile);
   const { db, close } = connectDatabase(options.databaseUrl, { max: 1 });
   try {
     await db.execute(sql`select pg_advisory_lock(${STARTUP_LOCK})`);
@@ -40,6 +47,7 @@ export const prepareDatabase = async (options: PrepareOptions): Promise<void> =>
     await db.transaction(async (tx) => {
       await assertEncryptionKeyMatches(tx, box);
       await seedSystemDefaults(tx, box, options.systemServices);
+      if (seed) await applySystemSeed(tx, seed, (problem) => seedFileError(seedFile!, problem));
     });
   } finally {
     await db.execute(sql`select pg_advisory_unlock(${STARTUP_LOCK})`).catch(() => {});
@@ -53,5 +61,10 @@ export const prepareDatabase = async (options: PrepareOptions): Promise<void> =>
  */
 export const startUpDatabase = async (env: EnvSource, databaseUrl: string, dataEncryptionKey: string): Promise<void> => {
   if (env.SKIP_MIGRATIONS === 'true') return checkEncryptionKey(databaseUrl, dataEncryptionKey);
-  await prepareDatabase({ databaseUrl, dataEncryptionKey, systemServices: readSystemServices(env) });
+  await prepareDatabase({
+    databaseUrl,
+    dataEncryptionKey,
+    systemServices: readSystemServices(env),
+    seedFile: readText(env, 'SYSTEM_SEED_FILE'),
+  });
 };
