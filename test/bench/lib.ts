@@ -1,0 +1,190 @@
+import { createAdaptorServer } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { readSystemServices } from '../../core/settings/system-services.ts';
+import { readWebSettings } from '../../core/settings/web-settings.ts';
+import { connectDatabase, type Database } from '../../db/client.ts';
+import { prepareDatabase } from '../../db/migrate.ts';
+import { buildApp } from '../../functions/app.ts';
+import { staticServices } from '../../functions/platform/with-platform.ts';
+import { createServices } from '../../functions/services.ts';
+import { startLocalIdp } from '../../scripts/local-idp.ts';
+import { startPostgres } from '../rig/postgres-server.ts';
+import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
+
+/** Connections per load run unless a bench says otherwise (the issues' "10 connections"). */
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Seconds per measured run (after a short warm-up). */
+export const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+/** Pool size of both the real app and the floor, so they compete on equal terms. */
+export const POOL_SIZE = 10;
+
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves a fetch handler on a free loopback port. */
+export const listen = async (fetch: (request: Request) => Response | Promise<Response>): Promise<Listening> => {
+  const server = createAdaptorServer({ fetch, hostname: '127.0.0.1' }) as Server;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+};
+
+export interface BenchStack {
+  /** The real web API (every group under /api/v1) on a loopback port. */
+  api: Listening;
+  /** Drizzle over the bench database, for fixtures and for floor routes. */
+  db: Database;
+  /** postgres.js client on the same database (floor routes that want raw SQL). */
+  sql: postgres.Sql;
+  /** A fresh access token of the bench service account from the real OIDC provider. */
+  token(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database (BENCH_DATABASE_URL / TEST_DATABASE_URL server, else embedded), a real
+ * OIDC provider, and the real app with production settings apart from the loopback URLs.
+ */
+export const startBenchStack = async (env: Record<string, string> = {}): Promise<BenchStack> => {
+  const server = await startPostgres(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL);
+  const name = `css_bench_${process.pid}_${Date.now()}`;
+  const admin = postgres(server.adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const databaseUrl = server.urlFor(name);
+  await prepareDatabase({ databaseUrl, dataEncryptionKey: TEST_ENCRYPTION_KEY, systemServices: readSystemServices({}) });
+
+  let handler: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
+  const api = await listen((request) => handler(request));
+  const account = { clientId: 'bench-service', clientSecret: 'bench-service-secret' };
+  const idp = await startLocalIdp({
+    audience: TEST_AUDIENCE,
+    appClient: { ...TEST_APP_CLIENT, redirectUris: [`${api.url}/auth/callback`] },
+    serviceAccounts: [account],
+  });
+  const settingsEnv = {
+    RI_APP_URL: api.url,
+    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    AUTH_OIDC_ISSUER: idp.issuer,
+    AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
+    AUTH_OIDC_CLIENT_SECRET: TEST_APP_CLIENT.clientSecret,
+    AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
+    LOG_LEVEL: 'error',
+    ...env,
+  };
+  const connection = connectDatabase(databaseUrl, { max: POOL_SIZE });
+  const app = buildApp(staticServices(createServices(settingsEnv, connection.db, readWebSettings(settingsEnv))));
+  handler = (request) => app.fetch(request);
+  const sql = postgres(databaseUrl, { max: POOL_SIZE, onnotice: () => {} });
+
+  return {
+    api,
+    db: connection.db,
+    sql,
+    token: () => idp.clientCredentialsToken(account.clientId, account.clientSecret),
+    close: async () => {
+      await api.close();
+      await idp.close();
+      await sql.end({ timeout: 5 });
+      await connection.close();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+      await server.stop();
+    },
+  };
+};
+
+/** Calls the API once (fixtures); throws on an unexpected status. */
+export const callJson = async (
+  url: string,
+  options: { method?: string; token?: string; body?: unknown; expect?: number } = {},
+  // biome-ignore lint: fixtures read arbitrary JSON.
+): Promise<any> => {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(url, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  if (response.status !== (options.expect ?? 200)) throw new Error(`${url}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+};
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  connections?: number;
+  seconds?: number;
+  /** Requests cycle through these (e.g. uploads that each need a fresh id). */
+  requests?: autocannon.Request[];
+}
+
+export interface LoadResult {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/**
+ * Drives load with autocannon in a worker thread (so the generator does not share the event loop
+ * of the servers under test): a 1 s warm-up, then the measured run. Any non-2xx or error fails loudly.
+ */
+export const measure = async (name: string, options: LoadOptions): Promise<LoadResult> => {
+  const base = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    requests: options.requests,
+    connections: options.connections ?? CONNECTIONS,
+    workers: 1,
+  } as autocannon.Options;
+  await autocannon({ ...base, duration: 1 });
+  const result = await autocannon({ ...base, duration: options.seconds ?? DURATION });
+  const summary: LoadResult = {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+  if (summary.errors > 0 || summary.non2xx > 0) {
+    throw new Error(`${name}: ${summary.errors} errors and ${summary.non2xx} non-2xx responses under load`);
+  }
+  return summary;
+};
+
+/** Prints results as a table, with each row's throughput as a share of a reference row when given. */
+export const report = (title: string, rows: LoadResult[], reference?: (row: LoadResult) => number | undefined) => {
+  console.log(`\n${title}`);
+  console.table(
+    rows.map((row) => {
+      const against = reference?.(row);
+      return {
+        run: row.name,
+        'req/s': row.requestsPerSecond,
+        'p50 ms': row.p50,
+        'p99 ms': row.p99,
+        ...(against ? { 'vs reference': `${Math.round((row.requestsPerSecond / against) * 100)}%` } : {}),
+      };
+    }),
+  );
+};
