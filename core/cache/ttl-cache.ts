@@ -17,13 +17,14 @@ export class TtlCache<V> {
     return entry.value;
   }
 
-  set(key: string, value: V): void {
+  /** Stores a value for the cache's time-to-live, or for `ttlMs` when shorter lifetimes apply. */
+  set(key: string, value: V, ttlMs = this.ttlMs): void {
     this.#entries.delete(key);
     if (this.#entries.size >= this.maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+    this.#entries.set(key, { value, expiresAt: Date.now() + ttlMs });
   }
 
   delete(key: string): void {

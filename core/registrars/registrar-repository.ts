@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { identifiers, identifierSchemes, registrars, schemeQualifiers } from '../../db/schema/index.ts';
 import { isForeignKeyViolation } from '../db-errors.ts';
+import { prepared } from '../prepared-queries.ts';
 import { conflict, notFound } from '../errors.ts';
 import { assertUsableServiceInstance } from '../service-instances/visible-instance.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
@@ -16,15 +17,20 @@ export interface RegistrarInput {
 
 const IDR_FIELD = 'idrServiceInstanceId';
 
+const tenantParam = sql.placeholder('tenantId');
+
 /** The tenant's registrars plus system defaults, newest first. */
 export const listRegistrars = async (db: Database, tenantId: string, page: { limit: number; offset: number }) => {
-  const rows = await db
-    .select({ ...getTableColumns(registrars), total: sql<number>`count(*) over()`.mapWith(Number) })
-    .from(registrars)
-    .where(visibleTo(registrars.tenantId, tenantId))
-    .orderBy(desc(registrars.createdAt), desc(registrars.id))
-    .limit(page.limit)
-    .offset(page.offset);
+  const rows = await prepared(db, 'registrars.page', (d) =>
+    d
+      .select({ ...getTableColumns(registrars), total: sql<number>`count(*) over()`.mapWith(Number) })
+      .from(registrars)
+      .where(visibleTo(registrars.tenantId, tenantParam))
+      .orderBy(desc(registrars.createdAt), desc(registrars.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('registrars_page'),
+  ).execute({ tenantId, ...page });
   if (rows.length > 0) return { rows, total: rows[0]!.total };
   const [count] = await db
     .select({ total: sql<number>`count(*)`.mapWith(Number) })
@@ -33,18 +39,47 @@ export const listRegistrars = async (db: Database, tenantId: string, page: { lim
   return { rows, total: count?.total ?? 0 };
 };
 
-/** One visible registrar with the schemes (and their qualifiers) the tenant can see; one query. */
-export const findRegistrarWithSchemes = (db: Database, tenantId: string, id: string) =>
-  db.query.registrars.findFirst({
-    where: and(eq(registrars.id, id), visibleTo(registrars.tenantId, tenantId)),
-    with: {
-      schemes: {
-        where: visibleTo(identifierSchemes.tenantId, tenantId),
-        orderBy: [asc(identifierSchemes.createdAt), asc(identifierSchemes.id)],
-        with: { qualifiers: { orderBy: [asc(schemeQualifiers.order), asc(schemeQualifiers.key)] } },
-      },
-    },
-  });
+type SchemeRow = typeof identifierSchemes.$inferSelect;
+type QualifierRow = typeof schemeQualifiers.$inferSelect;
+export type RegistrarWithSchemes = RegistrarRow & { schemes: (SchemeRow & { qualifiers: QualifierRow[] })[] };
+
+/**
+ * One visible registrar with the schemes (and their qualifiers) the tenant can see, in one flat join
+ * folded here: far cheaper for PostgreSQL than nested JSON aggregation on this hot read.
+ */
+export const findRegistrarWithSchemes = async (
+  db: Database,
+  tenantId: string,
+  id: string,
+): Promise<RegistrarWithSchemes | undefined> => {
+  const rows = await prepared(db, 'registrars.withSchemes', (d) =>
+    d
+      .select({ registrar: registrars, scheme: identifierSchemes, qualifier: schemeQualifiers })
+      .from(registrars)
+      .leftJoin(
+        identifierSchemes,
+        and(eq(identifierSchemes.registrarId, registrars.id), visibleTo(identifierSchemes.tenantId, tenantParam)),
+      )
+      .leftJoin(schemeQualifiers, eq(schemeQualifiers.schemeId, identifierSchemes.id))
+      .where(and(eq(registrars.id, sql.placeholder('id')), visibleTo(registrars.tenantId, tenantParam)))
+      .orderBy(
+        asc(identifierSchemes.createdAt),
+        asc(identifierSchemes.id),
+        asc(schemeQualifiers.order),
+        asc(schemeQualifiers.key),
+      )
+      .prepare('registrar_with_schemes'),
+  ).execute({ id, tenantId });
+  if (rows.length === 0) return undefined;
+  const schemes = new Map<string, SchemeRow & { qualifiers: QualifierRow[] }>();
+  for (const { scheme, qualifier } of rows) {
+    if (!scheme) continue;
+    let entry = schemes.get(scheme.id);
+    if (!entry) schemes.set(scheme.id, (entry = { ...scheme, qualifiers: [] }));
+    if (qualifier) entry.qualifiers.push(qualifier);
+  }
+  return { ...rows[0]!.registrar, schemes: [...schemes.values()] };
+};
 
 export const createRegistrar = async (db: Database, tenantId: string, input: RegistrarInput) => {
   if (input.idrServiceInstanceId) {

@@ -1,9 +1,9 @@
-import { eq, or, type AnyColumn, type SQL } from 'drizzle-orm';
+import { eq, or, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { forbidden, notFound } from '../errors.ts';
 
 /** A record is visible to its own tenant and, when system-owned, to every tenant. */
-export const visibleTo = (tenantColumn: AnyColumn, tenantId: string): SQL =>
+export const visibleTo = (tenantColumn: AnyColumn, tenantId: string | Placeholder): SQL =>
   or(eq(tenantColumn, tenantId), eq(tenantColumn, SYSTEM_TENANT_ID)) as SQL;
 
 export const isSystemOwned = (record: { tenantId: string }): boolean => record.tenantId === SYSTEM_TENANT_ID;

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { findRegistrarWithSchemes, RegistrarRow } from '../../core/registrars/registrar-repository.ts';
+import type { RegistrarRow, RegistrarWithSchemes } from '../../core/registrars/registrar-repository.ts';
 import { ownershipFlag } from '../../core/tenancy/visibility.ts';
 import { idText, nonBlankText, text, unpaddedText } from '../platform/fields.ts';
 
@@ -88,7 +88,6 @@ export const toRegistrarResponse = (row: RegistrarRow): z.infer<typeof Registrar
   updatedAt: iso(row.updatedAt),
 });
 
-type RegistrarWithSchemes = NonNullable<Awaited<ReturnType<typeof findRegistrarWithSchemes>>>;
 
 export const toRegistrarWithSchemesResponse = (
   row: RegistrarWithSchemes,

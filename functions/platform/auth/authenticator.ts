@@ -12,11 +12,17 @@ import { OidcDiscovery } from './oidc-discovery.ts';
 
 /** Subject→tenant mappings never change in open mode and group→tenant never in closed mode. */
 const PRINCIPAL_CACHE_MS = 60_000;
+/**
+ * A verified access token is remembered (by its exact text) until it expires, at most this long, so a
+ * client reusing its token pays for one signature check rather than one per request.
+ */
+const VERIFIED_TOKEN_CACHE_MS = 60_000;
 
 /** Verifies IDP tokens and resolves the caller's tenant with the configured tenant mode. */
 export class Authenticator {
   readonly discovery: OidcDiscovery;
   readonly #principals = new TtlCache<ResolvedPrincipal>(PRINCIPAL_CACHE_MS);
+  readonly #verifiedTokens = new TtlCache<JWTPayload & { sub: string }>(VERIFIED_TOKEN_CACHE_MS);
 
   constructor(readonly settings: AuthSettings) {
     this.discovery = new OidcDiscovery(settings.issuer);
@@ -24,6 +30,8 @@ export class Authenticator {
 
   /** Service-account access token: signature (JWKS), issuer, audience, expiry, and a `sub`. */
   async verifyAccessToken(token: string): Promise<JWTPayload & { sub: string }> {
+    const known = this.#verifiedTokens.get(token);
+    if (known && (known.exp === undefined || known.exp * 1000 > Date.now())) return known;
     const idp = await this.discovery.endpoints();
     let payload: JWTPayload;
     try {
@@ -37,7 +45,10 @@ export class Authenticator {
     if (typeof payload.sub !== 'string' || payload.sub === '') {
       throw unauthenticated('Access token has no sub claim');
     }
-    return payload as JWTPayload & { sub: string };
+    const verified = payload as JWTPayload & { sub: string };
+    const lifetime = verified.exp === undefined ? VERIFIED_TOKEN_CACHE_MS : verified.exp * 1000 - Date.now();
+    if (lifetime > 0) this.#verifiedTokens.set(token, verified, Math.min(lifetime, VERIFIED_TOKEN_CACHE_MS));
+    return verified;
   }
 
   /** ID token from the browser code flow: audience is our client id. */
