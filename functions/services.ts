@@ -6,14 +6,16 @@ import type { Database } from '../db/client.ts';
 import { Authenticator } from './platform/auth/authenticator.ts';
 import type { Services } from './platform/env.ts';
 
-/** Builds the services a web process (or an edge isolate) hands to every request. */
-export const createServices = (env: EnvSource, db: Database, settings: WebSettings = readWebSettings(env)): Services => {
-  const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
-  return {
-    db,
-    settings,
-    logger,
-    secretBox: new SecretBox(settings.dataEncryptionKey),
-    authenticator: new Authenticator(settings.auth),
-  };
-};
+/** The services that outlive a request: one set per process, or per isolate on edge runtimes. */
+export const createSharedServices = (env: EnvSource, settings: WebSettings = readWebSettings(env)): Omit<Services, 'db'> => ({
+  settings,
+  logger: createLogger(parseLogLevel(env.LOG_LEVEL)),
+  secretBox: new SecretBox(settings.dataEncryptionKey),
+  authenticator: new Authenticator(settings.auth),
+});
+
+/** Builds the services a web process hands to every request. */
+export const createServices = (env: EnvSource, db: Database, settings: WebSettings = readWebSettings(env)): Services => ({
+  db,
+  ...createSharedServices(env, settings),
+});

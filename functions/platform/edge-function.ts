@@ -1,0 +1,48 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ExecutionContext } from 'hono';
+import type { EnvSource } from '../../core/settings/env-readers.ts';
+import { readDatabaseUrl } from '../../core/settings/database-url.ts';
+import { connectDatabase } from '../../db/client.ts';
+import { createSharedServices } from '../services.ts';
+import type { AppEnv, Services } from './env.ts';
+import { validationHook } from './validation-hook.ts';
+import { applyPlatform, type MountOptions, type ServicesProvider } from './with-platform.ts';
+
+/** A Workers-style module: `export default` of an entry file. */
+export interface EdgeFunction {
+  fetch(request: Request, env: EnvSource, ctx: ExecutionContext): Response | Promise<Response>;
+}
+
+export interface EdgeMount extends MountOptions {
+  /** Where the group is served, e.g. `/api/v1/registrars`. */
+  path: string;
+  /** Whether every route needs a token or session (false for health and sign-in). */
+  guarded: boolean;
+}
+
+/**
+ * One resource group as a standalone edge function with the same conventions as the Node entry.
+ * Settings and caches (JWKS, principals) live as long as the isolate; the database client is made
+ * per request (edge runtimes cannot share sockets between requests) and ended after the response.
+ * Migrations are not run here: the Node web or worker process owns them (`SKIP_MIGRATIONS` spirit).
+ */
+export const edgeFunction = (group: OpenAPIHono<AppEnv>, mount: EdgeMount): EdgeFunction => {
+  let isolate: { env: EnvSource; shared: Omit<Services, 'db'>; databaseUrl: string } | undefined;
+
+  const perRequestServices: ServicesProvider = async (c, next) => {
+    const env = c.env as EnvSource;
+    if (isolate?.env !== env) isolate = { env, shared: createSharedServices(env), databaseUrl: readDatabaseUrl(env) };
+    const connection = connectDatabase(isolate.databaseUrl, { max: 1 });
+    c.set('services', { ...isolate.shared, db: connection.db });
+    try {
+      await next();
+    } finally {
+      c.executionCtx.waitUntil(connection.close());
+    }
+  };
+
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  applyPlatform(app, perRequestServices, mount.guarded ? mount.path : '/__unguarded__', mount);
+  app.route(mount.path, group);
+  return { fetch: (request, env, ctx) => app.fetch(request, env, ctx) };
+};

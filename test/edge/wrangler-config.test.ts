@@ -1,0 +1,31 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { edgeEntries } from '../../scripts/edge-bundle.ts';
+
+const wrangler = readFileSync('wrangler.toml', 'utf8');
+const environments = [...wrangler.matchAll(/^\[env\.([a-z-]+)\]$/gm)].map((m) => m[1]!);
+
+describe('wrangler.toml', () => {
+  it('has one environment per edge entry, each with its own main, route and settings', () => {
+    const groups = edgeEntries().map((e) => e.group).sort();
+    expect([...environments].sort()).toEqual(groups);
+    for (const group of groups) {
+      const section = wrangler.split(`[env.${group}]`)[1]!.split(/^\[env\.(?!.*\.vars\])/m)[0]!;
+      expect(section).toContain(`main = "functions/${group}/edge.ts"`);
+      expect(section).toMatch(/routes = \[/);
+      expect(wrangler).toContain(`[env.${group}.vars]`);
+    }
+  });
+
+  it('builds a deployable bundle with wrangler (dry run)', async () => {
+    const { stdout } = await promisify(execFile)(
+      'npx',
+      ['wrangler', 'deploy', '--dry-run', '--env', 'registrars', '--outdir', 'dist/wrangler-dry-run'],
+      { env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' }, timeout: 120_000 },
+    );
+    expect(stdout).toContain('--dry-run: exiting now');
+    expect(stdout).toContain('env.AUTH_OIDC_ISSUER');
+  }, 120_000);
+});
