@@ -1,0 +1,183 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { facilities, organisations, products, productSecondaryIdentifiers, type ProductLevel } from '../../db/schema/index.ts';
+import { conflict, notFound } from '../errors.ts';
+import { createId } from '../ids.ts';
+import { identifierWithScheme, secondaryIdentifiersWithScheme } from '../master-data/identifier-relations.ts';
+import {
+  assertOwnIdentifiers,
+  assertPrimariesDistinct,
+  assertPrimaryFree,
+  assertRefsConsistent,
+  referencedIdentifiers,
+} from '../master-data/identifier-refs.ts';
+import { lockOwnRecords } from '../master-data/own-records.ts';
+import { searchCondition } from '../master-data/search.ts';
+import { replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
+import { translatePrimaryRace } from '../master-data/unique-primary.ts';
+import type { Queryable } from '../../db/client.ts';
+import { assertHierarchy } from './hierarchy.ts';
+
+const KIND = 'product';
+export type ProductRow = typeof products.$inferSelect;
+
+interface References {
+  parentId?: string | null;
+  producedByOrganisationId?: string | null;
+  manufacturingFacilityId?: string | null;
+  primaryIdentifierId?: string | null;
+  secondaryIdentifierIds?: string[];
+}
+export interface ProductInput extends References {
+  name: string;
+  level: ProductLevel;
+  description?: string;
+}
+export interface ProductPatch extends References {
+  name?: string;
+  description?: string;
+}
+
+const own = (tenantId: string, id: string) => and(eq(products.id, id), eq(products.tenantId, tenantId));
+
+/**
+ * Locks the organisations, facilities and parents the items reference (404 naming the field when
+ * missing or another tenant's) and returns the parents' levels.
+ */
+const lockReferences = async (tx: Queryable, tenantId: string, items: References[], prefix: (i: number) => string) => {
+  const refs = (key: 'parentId' | 'producedByOrganisationId' | 'manufacturingFacilityId') =>
+    items.flatMap((item, i) => (item[key] ? [{ field: `${prefix(i)}${key}`, id: item[key] }] : []));
+  await lockOwnRecords(tx, organisations, tenantId, refs('producedByOrganisationId'), 'organisation', {});
+  await lockOwnRecords(tx, facilities, tenantId, refs('manufacturingFacilityId'), 'facility', {});
+  return lockOwnRecords<{ level: ProductLevel }>(tx, products, tenantId, refs('parentId'), 'parent product', {
+    level: products.level,
+  });
+};
+
+/** Creates every product or none: the hierarchy and every reference are checked per item first. */
+export const createProducts = async (db: Database, tenantId: string, items: ProductInput[]) => {
+  items.forEach((item, i) => assertRefsConsistent(item, `[${i}].`));
+  assertPrimariesDistinct(items, KIND);
+  // A MODEL with a parent is wrong whatever the parent is: say so before looking anything up.
+  items.forEach((item, i) => {
+    if (!item.parentId) assertHierarchy(item.level, null, `[${i}].parentId`);
+    else if (item.level === 'MODEL') assertHierarchy('MODEL', 'MODEL', `[${i}].parentId`);
+  });
+  const rows = items.map(({ secondaryIdentifierIds: _, ...item }) => ({ ...item, id: createId(), tenantId }));
+  try {
+    await db.transaction(async (tx) => {
+      const parents = await lockReferences(tx, tenantId, items, (i) => `[${i}].`);
+      items.forEach((item, i) => {
+        if (item.parentId) assertHierarchy(item.level, parents.get(item.parentId)!.level, `[${i}].parentId`);
+      });
+      await assertOwnIdentifiers(tx, tenantId, items.flatMap((item, i) => referencedIdentifiers(item, `[${i}].`)));
+      for (const [i, item] of items.entries()) {
+        if (item.primaryIdentifierId) {
+          await assertPrimaryFree(tx, products, KIND, item.primaryIdentifierId, `[${i}].primaryIdentifierId`);
+        }
+      }
+      await tx.insert(products).values(rows);
+      for (const [i, item] of items.entries()) {
+        await replaceSecondaryIdentifiers(tx, productSecondaryIdentifiers, rows[i]!.id, item.secondaryIdentifierIds ?? []);
+      }
+    });
+  } catch (error) {
+    throw translatePrimaryRace(error, KIND);
+  }
+  return rows.map((r) => r.id);
+};
+
+export interface ProductFilter {
+  search?: string;
+  level?: ProductLevel;
+  parentId?: string;
+  organisationId?: string;
+  facilityId?: string;
+}
+
+/** The tenant's products, newest first, each with its secondary identifier ids. */
+export const listProducts = async (db: Database, tenantId: string, filter: ProductFilter, page: { limit: number; offset: number }) => {
+  const where = and(
+    eq(products.tenantId, tenantId),
+    filter.level ? eq(products.level, filter.level) : undefined,
+    filter.parentId ? eq(products.parentId, filter.parentId) : undefined,
+    filter.organisationId ? eq(products.producedByOrganisationId, filter.organisationId) : undefined,
+    filter.facilityId ? eq(products.manufacturingFacilityId, filter.facilityId) : undefined,
+    filter.search ? searchCondition(filter.search, products, productSecondaryIdentifiers) : undefined,
+  );
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(products).where(where).orderBy(desc(products.createdAt), desc(products.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(products).where(where),
+  ]);
+  const secondary = await secondaryIdsByOwner(db, productSecondaryIdentifiers, rows.map((r) => r.id));
+  return {
+    rows: rows.map((row) => ({ ...row, secondaryIdentifierIds: secondary.get(row.id) ?? [] })),
+    total: counted?.total ?? 0,
+  };
+};
+
+/** Products by id with identifiers, producing organisation, manufacturing facility and parent. */
+export const findProducts = (db: Database, tenantId: string, ids: string[]) =>
+  db.query.products.findMany({
+    where: (p, { and, eq, inArray }) => and(eq(p.tenantId, tenantId), inArray(p.id, ids)),
+    with: {
+      primaryIdentifier: identifierWithScheme,
+      secondaryIdentifiers: secondaryIdentifiersWithScheme,
+      producedByOrganisation: true,
+      manufacturingFacility: true,
+      parent: true,
+    },
+  });
+
+export const findProduct = async (db: Database, tenantId: string, id: string) => {
+  const [row] = await findProducts(db, tenantId, [id]);
+  return row;
+};
+
+/**
+ * Applies a PATCH: stated fields only (level is immutable and never reaches here); parentId,
+ * producedByOrganisationId, manufacturingFacilityId and primaryIdentifierId clear with null; the
+ * hierarchy is re-checked against the product's level.
+ */
+export const updateProduct = async (db: Database, tenantId: string, id: string, patch: ProductPatch) => {
+  try {
+    await db.transaction(async (tx) => {
+      const [current] = await tx.select().from(products).where(own(tenantId, id)).for('update');
+      if (!current) throw notFound('Product');
+      const secondaryIds =
+        patch.secondaryIdentifierIds ?? (await secondaryIdsByOwner(tx, productSecondaryIdentifiers, [id])).get(id) ?? [];
+      const primary = patch.primaryIdentifierId === undefined ? current.primaryIdentifierId : patch.primaryIdentifierId;
+      assertRefsConsistent({ primaryIdentifierId: primary, secondaryIdentifierIds: secondaryIds });
+      if (patch.parentId === null) assertHierarchy(current.level, null, 'parentId');
+      if (patch.parentId && current.level === 'MODEL') assertHierarchy('MODEL', 'MODEL', 'parentId');
+      const parents = await lockReferences(tx, tenantId, [patch], () => '');
+      if (patch.parentId) assertHierarchy(current.level, parents.get(patch.parentId)!.level, 'parentId');
+      await assertOwnIdentifiers(tx, tenantId, referencedIdentifiers(patch));
+      if (patch.primaryIdentifierId) {
+        await assertPrimaryFree(tx, products, KIND, patch.primaryIdentifierId, 'primaryIdentifierId', id);
+      }
+      const { secondaryIdentifierIds, ...columns } = patch;
+      await tx.update(products).set({ ...columns, updatedAt: new Date() }).where(own(tenantId, id));
+      if (secondaryIdentifierIds) await replaceSecondaryIdentifiers(tx, productSecondaryIdentifiers, id, secondaryIdentifierIds);
+    });
+  } catch (error) {
+    throw translatePrimaryRace(error, KIND);
+  }
+};
+
+/**
+ * Deletion table: a MODEL with BATCH children is blocked (409, nothing removed); a BATCH with ITEM
+ * children goes and the items' parentId becomes null (foreign key `on delete set null`). The row is
+ * locked first so a child created concurrently either commits before the check or waits and fails.
+ */
+export const deleteProduct = async (db: Database, tenantId: string, id: string): Promise<void> => {
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select({ level: products.level }).from(products).where(own(tenantId, id)).for('update');
+    if (!current) throw notFound('Product');
+    if (current.level === 'MODEL') {
+      const [child] = await tx.select({ id: products.id }).from(products).where(eq(products.parentId, id)).limit(1);
+      if (child) throw conflict('A MODEL product cannot be deleted while BATCH products belong to it', 'PRODUCT_HAS_CHILDREN');
+    }
+    await tx.delete(products).where(own(tenantId, id));
+  });
+};
