@@ -7,6 +7,9 @@ import { securitySchemes } from './platform/openapi-security.ts';
 import { validationHook } from './platform/validation-hook.ts';
 import { applyPlatform, type ServicesProvider } from './platform/with-platform.ts';
 import { identifiersApp } from './identifiers/index.ts';
+import { organisationsApp } from './organisations/index.ts';
+import { facilitiesApp } from './facilities/index.ts';
+import { productsApp } from './products/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 
@@ -20,6 +23,9 @@ const apiGroups = {
   '/registrars': registrarsApp,
   '/schemes': schemesApp,
   '/identifiers': identifiersApp,
+  '/organisations': organisationsApp,
+  '/facilities': facilitiesApp,
+  '/products': productsApp,
 } as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */

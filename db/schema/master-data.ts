@@ -99,7 +99,7 @@ export const products = pgTable(
   ],
 );
 
-const secondaryIdentifiers = (name: string, ownerColumn: string, owner: () => AnyPgColumn) =>
+const secondaryIdentifiers = <N extends string>(name: N, ownerColumn: string, owner: () => AnyPgColumn) =>
   pgTable(
     name,
     {

@@ -16,3 +16,13 @@ export const unpaddedText = () =>
 export const idText = () => text().min(1, 'must not be empty');
 
 export const bool = () => z.boolean({ error: typeError('a boolean') });
+
+/** Any JSON object (not an array, not a scalar); its shape is not validated. */
+export const jsonObject = () =>
+  z.custom<Record<string, unknown>>(
+    (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+    { error: (issue) => (issue.input === null ? 'must not be null' : issue.input === undefined ? 'is required' : 'must be a JSON object') },
+  ).openapi({ type: 'object', additionalProperties: true });
+
+/** An array of record ids (each non-empty); duplicates are a domain rule checked with the other references. */
+export const idArray = () => z.array(idText(), { error: typeError('an array of ids') });
