@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bulkCreate, createIdentifiers } from '../../test/rig/master-data-fixtures.ts';
+import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+
+let t: TestApp;
+let token: string;
+let ids: { id: string; value: string }[];
+let org: { id: string };
+let facility: { id: string };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  token = await t.token('tenantA');
+  ids = await createIdentifiers(t, token, 4, 5656);
+  [org] = await bulkCreate(t, token, 'organisations', [{ name: 'Producer' }]);
+  [facility] = await bulkCreate(t, token, 'facilities', [{ name: 'Factory' }]);
+});
+afterAll(() => t.close());
+
+const product = (id: string) => t.call('GET', `/api/v1/products/${id}`, { token });
+
+describe('products', () => {
+  it('creates a MODEL with all relations; the single response includes identifiers, organisation, facility', async () => {
+    const res = await t.call('POST', '/api/v1/products', {
+      token,
+      body: [
+        {
+          name: 'Battery model X',
+          level: 'MODEL',
+          description: 'A model',
+          producedByOrganisationId: org.id,
+          manufacturingFacilityId: facility.id,
+          primaryIdentifierId: ids[0]!.id,
+          secondaryIdentifierIds: [ids[1]!.id],
+        },
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body[0]).toMatchObject({
+      level: 'MODEL',
+      parentId: null,
+      parent: null,
+      producedByOrganisation: { id: org.id, name: 'Producer' },
+      manufacturingFacility: { id: facility.id, name: 'Factory' },
+      primaryIdentifier: { id: ids[0]!.id, scheme: { registrar: { name: 'GS1' } } },
+      secondaryIdentifierIds: [ids[1]!.id],
+    });
+    expect((await product(res.body[0].id)).body).toEqual(res.body[0]);
+  });
+
+  it('hierarchy table: MODEL without parent, BATCH under MODEL, ITEM under BATCH or standalone', async () => {
+    const [model] = await bulkCreate(t, token, 'products', [{ name: 'Model', level: 'MODEL' }]);
+    const [batch] = await bulkCreate(t, token, 'products', [{ name: 'Batch 1', level: 'BATCH', parentId: model!.id }]);
+    const items = await bulkCreate(t, token, 'products', [
+      { name: 'Item 1', level: 'ITEM', parentId: batch!.id },
+      { name: 'Standalone item', level: 'ITEM' },
+    ]);
+    const child = (await product(items[0]!.id)).body;
+    expect(child).toMatchObject({ parentId: batch!.id, parent: { id: batch!.id, level: 'BATCH', parentId: model!.id } });
+    expect((await product(items[1]!.id)).body).toMatchObject({ parentId: null, parent: null });
+  });
+
+  it('lists with level, parentId, organisationId and facilityId filters and search', async () => {
+    const [model] = await bulkCreate(t, token, 'products', [
+      { name: 'Filter Model', level: 'MODEL', producedByOrganisationId: org.id, manufacturingFacilityId: facility.id, secondaryIdentifierIds: [ids[2]!.id] },
+    ]);
+    const [batch] = await bulkCreate(t, token, 'products', [{ name: 'Filter Batch', level: 'BATCH', parentId: model!.id }]);
+    const list = async (query: string) =>
+      (await t.call('GET', `/api/v1/products?${query}`, { token })).body.data.map((p: { id: string }) => p.id);
+    expect(await list(`parentId=${model!.id}`)).toEqual([batch!.id]);
+    expect(await list('level=BATCH')).toContain(batch!.id);
+    expect(await list('level=BATCH')).not.toContain(model!.id);
+    expect(await list(`organisationId=${org.id}&level=MODEL`)).toContain(model!.id);
+    expect(await list(`facilityId=${facility.id}&search=filter`)).toEqual([model!.id]);
+    expect(await list(`search=${ids[2]!.value}`)).toEqual([model!.id]);
+    const item = (await t.call('GET', '/api/v1/products?level=BATCH&limit=1', { token })).body.data[0];
+    expect(item).not.toHaveProperty('parent');
+    expect(item).toHaveProperty('secondaryIdentifierIds');
+  });
+
+  it('PATCH: level is silently stripped; the four references clear with null; a new parent follows the rules', async () => {
+    const [modelA, modelB] = await bulkCreate(t, token, 'products', [
+      { name: 'Model A', level: 'MODEL' },
+      { name: 'Model B', level: 'MODEL' },
+    ]);
+    const [batch] = await bulkCreate(t, token, 'products', [{ name: 'Movable batch', level: 'BATCH', parentId: modelA!.id }]);
+    let res = await t.call('PATCH', `/api/v1/products/${batch!.id}`, { token, body: { level: 'ITEM', parentId: modelB!.id, name: 'Moved' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ level: 'BATCH', parentId: modelB!.id, name: 'Moved' });
+
+    const [item] = await bulkCreate(t, token, 'products', [
+      { name: 'Item', level: 'ITEM', parentId: batch!.id, producedByOrganisationId: org.id, manufacturingFacilityId: facility.id, primaryIdentifierId: ids[3]!.id },
+    ]);
+    res = await t.call('PATCH', `/api/v1/products/${item!.id}`, {
+      token,
+      body: { parentId: null, producedByOrganisationId: null, manufacturingFacilityId: null, primaryIdentifierId: null, description: 'now' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      parentId: null,
+      producedByOrganisationId: null,
+      manufacturingFacilityId: null,
+      primaryIdentifierId: null,
+      description: 'now',
+      level: 'ITEM',
+    });
+  });
+
+  it('deletion table: BATCH with ITEM children is deleted and the children lose their parent; leaves go', async () => {
+    const [model] = await bulkCreate(t, token, 'products', [{ name: 'Keep model', level: 'MODEL' }]);
+    const [batch] = await bulkCreate(t, token, 'products', [{ name: 'Doomed batch', level: 'BATCH', parentId: model!.id }]);
+    const [item] = await bulkCreate(t, token, 'products', [{ name: 'Orphan', level: 'ITEM', parentId: batch!.id }]);
+    expect((await t.call('DELETE', `/api/v1/products/${batch!.id}`, { token })).status).toBe(204);
+    expect((await product(batch!.id)).status).toBe(404);
+    expect((await product(item!.id)).body).toMatchObject({ parentId: null, parent: null, name: 'Orphan' });
+    expect((await t.call('DELETE', `/api/v1/products/${item!.id}`, { token })).status).toBe(204);
+    expect((await t.call('DELETE', `/api/v1/products/${model!.id}`, { token })).status).toBe(204);
+  });
+});
