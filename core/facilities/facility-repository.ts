@@ -7,13 +7,14 @@ import { identifierWithScheme, secondaryIdentifiersWithScheme } from '../master-
 import {
   assertOwnIdentifiers,
   assertPrimariesDistinct,
+  assertPrimariesFree,
   assertPrimaryFree,
   assertRefsConsistent,
   referencedIdentifiers,
 } from '../master-data/identifier-refs.ts';
 import { lockOwnRecords } from '../master-data/own-records.ts';
 import { searchCondition } from '../master-data/search.ts';
-import { replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
+import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
 import { translatePrimaryRace } from '../master-data/unique-primary.ts';
 
 const KIND = 'facility';
@@ -52,15 +53,13 @@ export const createFacilities = async (db: Database, tenantId: string, items: Fa
     await db.transaction(async (tx) => {
       await lockOwnRecords(tx, organisations, tenantId, organisationRefs(items, (i) => `[${i}].`), 'organisation', {});
       await assertOwnIdentifiers(tx, tenantId, items.flatMap((item, i) => referencedIdentifiers(item, `[${i}].`)));
-      for (const [i, item] of items.entries()) {
-        if (item.primaryIdentifierId) {
-          await assertPrimaryFree(tx, facilities, KIND, item.primaryIdentifierId, `[${i}].primaryIdentifierId`);
-        }
-      }
+      await assertPrimariesFree(tx, facilities, KIND, items);
       await tx.insert(facilities).values(rows);
-      for (const [i, item] of items.entries()) {
-        await replaceSecondaryIdentifiers(tx, facilitySecondaryIdentifiers, rows[i]!.id, item.secondaryIdentifierIds ?? []);
-      }
+      await insertSecondaryIdentifiers(
+        tx,
+        facilitySecondaryIdentifiers,
+        items.map((item, i) => ({ ownerId: rows[i]!.id, ids: item.secondaryIdentifierIds })),
+      );
     });
   } catch (error) {
     throw translatePrimaryRace(error, KIND);

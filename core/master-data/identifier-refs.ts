@@ -80,6 +80,28 @@ export const assertPrimaryFree = async (
   if (taken) throw primaryInUse(field, kind);
 };
 
+/**
+ * Bulk form of `assertPrimaryFree`: one query for every item's primary identifier; the 409 names the
+ * first item whose identifier is already primary on a record of this kind.
+ */
+export const assertPrimariesFree = async (
+  tx: Queryable,
+  table: PgTable & { id: PgColumn; primaryIdentifierId: PgColumn },
+  kind: string,
+  items: IdentifierRefs[],
+): Promise<void> => {
+  const wanted = items.flatMap((item) => (item.primaryIdentifierId ? [item.primaryIdentifierId] : []));
+  if (wanted.length === 0) return;
+  const taken = await tx
+    .select({ primaryIdentifierId: table.primaryIdentifierId })
+    .from(table)
+    .where(inArray(table.primaryIdentifierId, wanted));
+  if (taken.length === 0) return;
+  const used = new Set(taken.map((r) => r.primaryIdentifierId as string));
+  const index = items.findIndex((item) => item.primaryIdentifierId && used.has(item.primaryIdentifierId));
+  throw primaryInUse(`[${index}].primaryIdentifierId`, kind);
+};
+
 /** Within one bulk request, two items cannot claim the same primary identifier. */
 export const assertPrimariesDistinct = (items: IdentifierRefs[], kind: string): void => {
   const seen = new Set<string>();

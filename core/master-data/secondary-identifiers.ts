@@ -15,6 +15,16 @@ export const replaceSecondaryIdentifiers = async (
   if (ids.length > 0) await tx.insert(table).values(ids.map((identifierId) => ({ ownerId, identifierId })) as never);
 };
 
+/** Links new records to their secondary identifiers in one insert (bulk create). */
+export const insertSecondaryIdentifiers = async (
+  tx: Queryable,
+  table: SecondaryTable,
+  owners: { ownerId: string; ids?: string[] }[],
+): Promise<void> => {
+  const rows = owners.flatMap(({ ownerId, ids }) => (ids ?? []).map((identifierId) => ({ ownerId, identifierId })));
+  if (rows.length > 0) await tx.insert(table).values(rows as never);
+};
+
 /** Secondary identifier ids per owner for a page of records, in one query. */
 export const secondaryIdsByOwner = async (
   db: Queryable,

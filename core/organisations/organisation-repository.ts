@@ -7,12 +7,13 @@ import { identifierWithScheme, secondaryIdentifiersWithScheme } from '../master-
 import {
   assertOwnIdentifiers,
   assertPrimariesDistinct,
+  assertPrimariesFree,
   assertPrimaryFree,
   assertRefsConsistent,
   referencedIdentifiers,
 } from '../master-data/identifier-refs.ts';
 import { searchCondition } from '../master-data/search.ts';
-import { replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
+import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
 import { translatePrimaryRace } from '../master-data/unique-primary.ts';
 
 const KIND = 'organisation';
@@ -51,15 +52,13 @@ export const createOrganisations = async (db: Database, tenantId: string, items:
         tenantId,
         items.flatMap((item, i) => referencedIdentifiers(item, `[${i}].`)),
       );
-      for (const [i, item] of items.entries()) {
-        if (item.primaryIdentifierId) {
-          await assertPrimaryFree(tx, organisations, KIND, item.primaryIdentifierId, `[${i}].primaryIdentifierId`);
-        }
-      }
+      await assertPrimariesFree(tx, organisations, KIND, items);
       await tx.insert(organisations).values(rows);
-      for (const [i, item] of items.entries()) {
-        await replaceSecondaryIdentifiers(tx, organisationSecondaryIdentifiers, rows[i]!.id, item.secondaryIdentifierIds ?? []);
-      }
+      await insertSecondaryIdentifiers(
+        tx,
+        organisationSecondaryIdentifiers,
+        items.map((item, i) => ({ ownerId: rows[i]!.id, ids: item.secondaryIdentifierIds })),
+      );
     });
   } catch (error) {
     throw translatePrimaryRace(error, KIND);

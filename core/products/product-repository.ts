@@ -7,13 +7,14 @@ import { identifierWithScheme, secondaryIdentifiersWithScheme } from '../master-
 import {
   assertOwnIdentifiers,
   assertPrimariesDistinct,
+  assertPrimariesFree,
   assertPrimaryFree,
   assertRefsConsistent,
   referencedIdentifiers,
 } from '../master-data/identifier-refs.ts';
 import { lockOwnRecords } from '../master-data/own-records.ts';
 import { searchCondition } from '../master-data/search.ts';
-import { replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
+import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
 import { translatePrimaryRace } from '../master-data/unique-primary.ts';
 import type { Queryable } from '../../db/client.ts';
 import { assertHierarchy } from './hierarchy.ts';
@@ -71,15 +72,13 @@ export const createProducts = async (db: Database, tenantId: string, items: Prod
         if (item.parentId) assertHierarchy(item.level, parents.get(item.parentId)!.level, `[${i}].parentId`);
       });
       await assertOwnIdentifiers(tx, tenantId, items.flatMap((item, i) => referencedIdentifiers(item, `[${i}].`)));
-      for (const [i, item] of items.entries()) {
-        if (item.primaryIdentifierId) {
-          await assertPrimaryFree(tx, products, KIND, item.primaryIdentifierId, `[${i}].primaryIdentifierId`);
-        }
-      }
+      await assertPrimariesFree(tx, products, KIND, items);
       await tx.insert(products).values(rows);
-      for (const [i, item] of items.entries()) {
-        await replaceSecondaryIdentifiers(tx, productSecondaryIdentifiers, rows[i]!.id, item.secondaryIdentifierIds ?? []);
-      }
+      await insertSecondaryIdentifiers(
+        tx,
+        productSecondaryIdentifiers,
+        items.map((item, i) => ({ ownerId: rows[i]!.id, ids: item.secondaryIdentifierIds })),
+      );
     });
   } catch (error) {
     throw translatePrimaryRace(error, KIND);

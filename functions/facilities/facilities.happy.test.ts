@@ -11,7 +11,7 @@ beforeAll(async () => {
   t = await startTestApp();
   token = await t.token('tenantA');
   ids = await createIdentifiers(t, token, 5, 1212);
-  [operator] = await bulkCreate(t, token, 'organisations', [{ name: 'Operator Pty Ltd' }]);
+  operator = (await bulkCreate(t, token, 'organisations', [{ name: 'Operator Pty Ltd' }]))[0]!;
 });
 afterAll(() => t.close());
 

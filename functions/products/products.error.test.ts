@@ -11,9 +11,9 @@ let item: { id: string };
 beforeAll(async () => {
   t = await startTestApp();
   token = await t.token('tenantA');
-  [model] = await bulkCreate(t, token, 'products', [{ name: 'Model', level: 'MODEL' }]);
-  [batch] = await bulkCreate(t, token, 'products', [{ name: 'Batch', level: 'BATCH', parentId: model.id }]);
-  [item] = await bulkCreate(t, token, 'products', [{ name: 'Item', level: 'ITEM', parentId: batch.id }]);
+  model = (await bulkCreate(t, token, 'products', [{ name: 'Model', level: 'MODEL' }]))[0]!;
+  batch = (await bulkCreate(t, token, 'products', [{ name: 'Batch', level: 'BATCH', parentId: model.id }]))[0]!;
+  item = (await bulkCreate(t, token, 'products', [{ name: 'Item', level: 'ITEM', parentId: batch.id }]))[0]!;
 });
 afterAll(() => t.close());
 
@@ -27,7 +27,7 @@ const rejects = async (body: unknown, status: number, error: RegExp) => {
 };
 
 describe('POST /products hierarchy (one violation rejects the whole request)', () => {
-  it.each([
+  it.each<[string, { level: string; parentId?: string }, RegExp]>([
     ['MODEL with a parent', { level: 'MODEL', parentId: 'model' }, /a MODEL product must not have a parent/],
     ['BATCH without a parent', { level: 'BATCH' }, /a BATCH product needs a MODEL parent/],
     ['BATCH under a BATCH', { level: 'BATCH', parentId: 'batch' }, /a BATCH product needs a MODEL parent/],

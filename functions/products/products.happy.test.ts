@@ -12,8 +12,8 @@ beforeAll(async () => {
   t = await startTestApp();
   token = await t.token('tenantA');
   ids = await createIdentifiers(t, token, 4, 5656);
-  [org] = await bulkCreate(t, token, 'organisations', [{ name: 'Producer' }]);
-  [facility] = await bulkCreate(t, token, 'facilities', [{ name: 'Factory' }]);
+  org = (await bulkCreate(t, token, 'organisations', [{ name: 'Producer' }]))[0]!;
+  facility = (await bulkCreate(t, token, 'facilities', [{ name: 'Factory' }]))[0]!;
 });
 afterAll(() => t.close());
 

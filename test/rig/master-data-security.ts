@@ -33,8 +33,8 @@ export const masterDataSecuritySuite = (c: MasterDataSecurityCase) => {
   beforeAll(async () => {
     t = await startTestApp();
     [tokenA, tokenB] = await Promise.all([t.token('tenantA'), t.token('tenantB')]);
-    [identifierOfA] = await createIdentifiers(t, tokenA, 1, 3131);
-    [recordOfA] = await bulkCreate(t, tokenA, c.path, [{ ...c.item, primaryIdentifierId: identifierOfA!.id }]);
+    identifierOfA = (await createIdentifiers(t, tokenA, 1, 3131))[0]!;
+    recordOfA = (await bulkCreate(t, tokenA, c.path, [{ ...c.item, primaryIdentifierId: identifierOfA.id }]))[0]!;
     originalOfA = (await get()).body;
   });
   afterAll(() => t.close());
