@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { facilities, facilitySecondaryIdentifiers, organisations } from '../../db/schema/index.ts';
 import { notFound } from '../errors.ts';
@@ -13,6 +13,7 @@ import {
   referencedIdentifiers,
 } from '../master-data/identifier-refs.ts';
 import { lockOwnRecords } from '../master-data/own-records.ts';
+import { selectPage } from '../master-data/page-query.ts';
 import { searchCondition } from '../master-data/search.ts';
 import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
 import { translatePrimaryRace } from '../master-data/unique-primary.ts';
@@ -77,16 +78,13 @@ export const listFacilities = async (
   const where = and(
     eq(facilities.tenantId, tenantId),
     filter.organisationId ? eq(facilities.operatingOrganisationId, filter.organisationId) : undefined,
-    filter.search ? searchCondition(filter.search, facilities, facilitySecondaryIdentifiers) : undefined,
+    filter.search ? searchCondition(filter.search, tenantId, facilities, facilitySecondaryIdentifiers) : undefined,
   );
-  const [rows, [counted]] = await Promise.all([
-    db.select().from(facilities).where(where).orderBy(desc(facilities.createdAt), desc(facilities.id)).limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(facilities).where(where),
-  ]);
+  const { rows, total } = await selectPage(db, facilities, where, [desc(facilities.createdAt), desc(facilities.id)], page, Boolean(filter.search));
   const secondary = await secondaryIdsByOwner(db, facilitySecondaryIdentifiers, rows.map((r) => r.id));
   return {
     rows: rows.map((row) => ({ ...row, secondaryIdentifierIds: secondary.get(row.id) ?? [] })),
-    total: counted?.total ?? 0,
+    total,
   };
 };
 

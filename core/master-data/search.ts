@@ -1,4 +1,4 @@
-import { and, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { identifiers } from '../../db/schema/index.ts';
 
@@ -7,24 +7,25 @@ export const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c)
 
 /**
  * `search`: case-insensitive substring of the record's name, or of the value of its primary or any
- * secondary identifier (trigram indexes on names and identifier values serve it).
+ * secondary identifier. Each way of matching is its own indexable query (trigram indexes on names
+ * and identifier values), united into one id set, so PostgreSQL never tests every record of the
+ * tenant row by row.
  */
 export const searchCondition = (
   term: string,
-  record: { name: PgColumn; primaryIdentifierId: PgColumn; id: PgColumn },
+  tenantId: string,
+  record: PgTable & { id: PgColumn; tenantId: PgColumn; name: PgColumn; primaryIdentifierId: PgColumn },
   secondary: PgTable & { ownerId: PgColumn; identifierId: PgColumn },
 ): SQL => {
   const pattern = containsPattern(term);
-  return or(
-    ilike(record.name, pattern),
-    exists(
-      sql`(select 1 from ${identifiers} where ${identifiers.id} = ${record.primaryIdentifierId} and ${ilike(identifiers.value, pattern)})`,
-    ),
-    exists(
-      sql`(select 1 from ${secondary} join ${identifiers} on ${eq(identifiers.id, secondary.identifierId)} where ${and(
-        eq(secondary.ownerId, record.id),
-        ilike(identifiers.value, pattern),
-      )})`,
-    ),
-  ) as SQL;
+  const identifierMatches = and(eq(identifiers.tenantId, tenantId), ilike(identifiers.value, pattern));
+  return sql`${record.id} in (
+    select ${record.id} from ${record} where ${and(eq(record.tenantId, tenantId), ilike(record.name, pattern))}
+    union
+    select ${record.id} from ${record} join ${identifiers} on ${eq(identifiers.id, record.primaryIdentifierId)}
+      where ${identifierMatches}
+    union
+    select ${secondary.ownerId} from ${secondary} join ${identifiers} on ${eq(identifiers.id, secondary.identifierId)}
+      where ${identifierMatches}
+  )`;
 };

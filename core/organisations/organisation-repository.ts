@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { organisations, organisationSecondaryIdentifiers } from '../../db/schema/index.ts';
 import { notFound } from '../errors.ts';
@@ -12,6 +12,7 @@ import {
   assertRefsConsistent,
   referencedIdentifiers,
 } from '../master-data/identifier-refs.ts';
+import { selectPage } from '../master-data/page-query.ts';
 import { searchCondition } from '../master-data/search.ts';
 import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
 import { translatePrimaryRace } from '../master-data/unique-primary.ts';
@@ -75,22 +76,13 @@ export const listOrganisations = async (
 ) => {
   const where = and(
     eq(organisations.tenantId, tenantId),
-    filter.search ? searchCondition(filter.search, organisations, organisationSecondaryIdentifiers) : undefined,
+    filter.search ? searchCondition(filter.search, tenantId, organisations, organisationSecondaryIdentifiers) : undefined,
   );
-  const [rows, [counted]] = await Promise.all([
-    db
-      .select()
-      .from(organisations)
-      .where(where)
-      .orderBy(desc(organisations.createdAt), desc(organisations.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ total: count() }).from(organisations).where(where),
-  ]);
+  const { rows, total } = await selectPage(db, organisations, where, [desc(organisations.createdAt), desc(organisations.id)], page, Boolean(filter.search));
   const secondary = await secondaryIdsByOwner(db, organisationSecondaryIdentifiers, rows.map((r) => r.id));
   return {
     rows: rows.map((row) => ({ ...row, secondaryIdentifierIds: secondary.get(row.id) ?? [] })),
-    total: counted?.total ?? 0,
+    total,
   };
 };
 

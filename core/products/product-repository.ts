@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { facilities, organisations, products, productSecondaryIdentifiers, type ProductLevel } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -13,6 +13,7 @@ import {
   referencedIdentifiers,
 } from '../master-data/identifier-refs.ts';
 import { lockOwnRecords } from '../master-data/own-records.ts';
+import { selectPage } from '../master-data/page-query.ts';
 import { searchCondition } from '../master-data/search.ts';
 import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
 import { translatePrimaryRace } from '../master-data/unique-primary.ts';
@@ -102,16 +103,13 @@ export const listProducts = async (db: Database, tenantId: string, filter: Produ
     filter.parentId ? eq(products.parentId, filter.parentId) : undefined,
     filter.organisationId ? eq(products.producedByOrganisationId, filter.organisationId) : undefined,
     filter.facilityId ? eq(products.manufacturingFacilityId, filter.facilityId) : undefined,
-    filter.search ? searchCondition(filter.search, products, productSecondaryIdentifiers) : undefined,
+    filter.search ? searchCondition(filter.search, tenantId, products, productSecondaryIdentifiers) : undefined,
   );
-  const [rows, [counted]] = await Promise.all([
-    db.select().from(products).where(where).orderBy(desc(products.createdAt), desc(products.id)).limit(page.limit).offset(page.offset),
-    db.select({ total: count() }).from(products).where(where),
-  ]);
+  const { rows, total } = await selectPage(db, products, where, [desc(products.createdAt), desc(products.id)], page, Boolean(filter.search));
   const secondary = await secondaryIdsByOwner(db, productSecondaryIdentifiers, rows.map((r) => r.id));
   return {
     rows: rows.map((row) => ({ ...row, secondaryIdentifierIds: secondary.get(row.id) ?? [] })),
-    total: counted?.total ?? 0,
+    total,
   };
 };
 

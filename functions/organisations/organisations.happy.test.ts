@@ -91,6 +91,12 @@ describe('GET /organisations', () => {
     expect(await names(ids[5]!.value)).toEqual(['Secondary Holder']);
     expect(await names('%')).toEqual([]);
     expect(await names('no such thing')).toEqual([]);
+    const paged = await t.call('GET', '/api/v1/organisations?search=holder&limit=1', { token });
+    expect(paged.body.data).toHaveLength(1);
+    expect(paged.body.pagination).toEqual({ total: 2, limit: 1, offset: 0, hasMore: true });
+    const beyond = await t.call('GET', '/api/v1/organisations?search=holder&offset=5', { token });
+    expect(beyond.body.data).toEqual([]);
+    expect(beyond.body.pagination.total).toBe(2);
   });
 });
 

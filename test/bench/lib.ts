@@ -93,6 +93,7 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
     token: () => idp.clientCredentialsToken(account.clientId, account.clientSecret),
     close: async () => {
       await api.close();
+      await new Promise((resolve) => setTimeout(resolve, 300)); // let requests cut off mid-flight finish
       await idp.close();
       await sql.end({ timeout: 5 });
       await connection.close();
