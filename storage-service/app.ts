@@ -1,0 +1,103 @@
+import { swaggerUI } from '@hono/swagger-ui';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { timingSafeEqual } from 'hono/utils/buffer';
+import type { Logger } from '../core/logging/logger.ts';
+import { StorageError } from './errors.ts';
+import type { ObjectStore } from './object-store.ts';
+import { registerStorageDocs } from './openapi.ts';
+import type { StorageSettings } from './settings.ts';
+import { parseUploadRequest } from './upload-request.ts';
+import { assertConfiguredBucket, isUuid, storeUpload, type ApiVersion, type Visibility } from './uploads.ts';
+
+export const API_VERSIONS: ApiVersion[] = ['3.0.0', 'v4'];
+const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+interface StorageEnv {
+  Variables: { correlationId: string };
+}
+
+const message = (c: Context, status: StorageError['status'], text: string) => c.json({ message: text }, status);
+
+/**
+ * The storage service: `/api/3.0.0` (hex `hash`) and `/api/v4` (`digestMultibase`) from one code
+ * base, over any `ObjectStore`. Writes need `X-API-Key`; reads are open (content is public or encrypted).
+ */
+export const buildStorageApp = (deps: { settings: StorageSettings; store: ObjectStore; logger: Logger }) => {
+  const { settings, store, logger } = deps;
+  const app = new OpenAPIHono<StorageEnv>();
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-correlation-id');
+    const id = incoming && CORRELATION_ID.test(incoming) ? incoming : crypto.randomUUID();
+    c.set('correlationId', id);
+    const started = performance.now();
+    await next();
+    c.header('x-correlation-id', id);
+    logger.debug('request', { correlationId: id, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
+  });
+
+  const requireApiKey: MiddlewareHandler<StorageEnv> = async (c, next) => {
+    const key = c.req.header('x-api-key');
+    if (!key) return message(c, 401, 'API key is required. Please provide a valid API key in the X-API-Key header.');
+    if (!(await timingSafeEqual(key, settings.apiKey))) return message(c, 401, 'Invalid API key. Please provide a valid API key.');
+    await next();
+  };
+
+  app.get('/health-check', (c) => c.text('OK'));
+
+  for (const version of API_VERSIONS) {
+    const base = `/api/${version}`;
+    for (const visibility of ['public', 'private'] as Visibility[]) {
+      app.post(`${base}/${visibility}`, requireApiKey, async (c) => {
+        const upload = await parseUploadRequest(c.req.raw, settings);
+        const result = await storeUpload(store, settings, version, visibility, upload);
+        logger.info('stored', { correlationId: c.get('correlationId'), uri: result.uri, visibility });
+        return c.json(result, 201);
+      });
+    }
+
+    app.delete(`${base}/:bucket/:id`, requireApiKey, async (c) => {
+      const { bucket, id } = c.req.param();
+      assertConfiguredBucket(settings, bucket);
+      if (!isUuid(id)) return message(c, 400, `Invalid id ${id}. Please provide a valid UUID.`);
+      const keys = await store.list(bucket, id);
+      if (keys.length === 0) return message(c, 404, `Resource with id ${id} not found in bucket ${bucket}.`);
+      await store.remove(bucket, keys);
+      logger.info('deleted', { correlationId: c.get('correlationId'), bucket, keys });
+      return c.body(null, 204);
+    });
+
+    app.get(`${base}/:bucket/:file`, async (c) => {
+      const { bucket, file } = c.req.param();
+      if (!settings.buckets.includes(bucket) || !SAFE_NAME.test(file) || file.includes('..')) {
+        return message(c, 404, 'Not found.');
+      }
+      const found = await store.get(bucket, file);
+      if (!found) return message(c, 404, 'Not found.');
+      const headers = {
+        'content-type': found.contentType === 'application/json' ? 'application/json; charset=utf-8' : found.contentType,
+        etag: found.etag,
+        'last-modified': found.lastModified.toUTCString(),
+        'cache-control': 'no-cache',
+      };
+      const conditional = c.req.header('if-none-match');
+      if (conditional && found.etag && conditional.split(',').some((tag) => tag.trim() === found.etag || tag.trim() === '*')) {
+        return c.body(null, 304, headers);
+      }
+      return c.body(found.body as Uint8Array<ArrayBuffer>, 200, headers);
+    });
+  }
+
+  registerStorageDocs(app, settings);
+  app.get('/api-docs', swaggerUI({ url: '/api-docs/openapi.json' }));
+
+  app.notFound((c) => message(c, 404, 'Not found.'));
+  app.onError((error, c) => {
+    if (error instanceof StorageError) return message(c, error.status, error.message);
+    logger.error('Unhandled error', { correlationId: c.get('correlationId'), path: c.req.path, error: String(error) });
+    return message(c, 500, 'An unexpected error occurred.');
+  });
+  return app;
+};

@@ -1,0 +1,79 @@
+import mime from 'mime';
+import { digestMultibase, hexHash, sha256 } from './digests.ts';
+import { encodeBase64, encryptToEnvelope } from './envelope.ts';
+import { badRequest, StorageError } from './errors.ts';
+import type { ObjectStore } from './object-store.ts';
+import type { StorageSettings } from './settings.ts';
+import { type UploadRequest, validateData } from './upload-request.ts';
+
+export type ApiVersion = '3.0.0' | 'v4';
+export type Visibility = 'public' | 'private';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+/** The configured bucket a request names, or the default; 400 otherwise. */
+export const resolveBucket = (settings: StorageSettings, requested: string | undefined): string => {
+  const bucket = requested ?? settings.defaultBucket;
+  if (!bucket) {
+    throw badRequest('Bucket is required. Please provide a bucket name, or set the DEFAULT_BUCKET environment variable.');
+  }
+  assertConfiguredBucket(settings, bucket);
+  return bucket;
+};
+
+export const assertConfiguredBucket = (settings: StorageSettings, bucket: string): void => {
+  if (!settings.buckets.includes(bucket)) {
+    throw badRequest(`Invalid bucket. Must be one of the following buckets: ${settings.buckets.join(', ')}`);
+  }
+};
+
+export const objectUri = (settings: StorageSettings, version: ApiVersion, bucket: string, key: string) =>
+  `${settings.publicUrl}/api/${version}/${bucket}/${key}`;
+
+/**
+ * One upload, in the upstream order of checks: bucket, content, id, object name, duplicate (409,
+ * decided by the store atomically), then hash, encrypt when private, store.
+ */
+export const storeUpload = async (
+  store: ObjectStore,
+  settings: StorageSettings,
+  version: ApiVersion,
+  visibility: Visibility,
+  request: UploadRequest,
+) => {
+  const bucket = resolveBucket(settings, request.bucket);
+  validateData(request.content);
+  const id = request.id ?? crypto.randomUUID();
+  if (!isUuid(id)) throw badRequest(`Invalid id ${id}. Please provide a valid UUID.`);
+
+  const { content } = request;
+  let extension = 'json';
+  if (content.kind === 'file' && visibility === 'public') {
+    const found = mime.getExtension(content.type);
+    if (!found) throw badRequest(`Unable to determine file extension for MIME type '${content.type}'.`);
+    extension = found;
+  }
+  const key = `${id}.${extension}`;
+
+  const plaintext = content.kind === 'json' ? new TextEncoder().encode(JSON.stringify(content.data)) : content.bytes;
+  const digest = await sha256(plaintext);
+  let stored: Uint8Array = plaintext;
+  let storedType = content.kind === 'json' ? 'application/json' : content.type;
+  let decryptionKey: string | undefined;
+  if (visibility === 'private') {
+    const text = content.kind === 'json' ? new TextDecoder().decode(plaintext) : encodeBase64(content.bytes);
+    const sealed = await encryptToEnvelope(text, storedType);
+    stored = new TextEncoder().encode(JSON.stringify(sealed.envelope));
+    storedType = 'application/json';
+    decryptionKey = sealed.decryptionKey;
+  }
+
+  if (!(await store.putIfAbsent(bucket, key, stored, storedType))) {
+    const what = content.kind === 'json' ? 'A document' : 'A file';
+    throw new StorageError(409, `${what} with the provided ID already exists in the specified bucket.`);
+  }
+  const uri = objectUri(settings, version, bucket, key);
+  const integrity = version === 'v4' ? { digestMultibase: digestMultibase(digest) } : { hash: hexHash(digest) };
+  return { uri, ...integrity, ...(decryptionKey ? { decryptionKey } : {}) };
+};
