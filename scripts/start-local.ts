@@ -4,6 +4,7 @@ import { DEVELOPMENT_PLACEHOLDER_KEY } from '../core/settings/encryption-key.ts'
 import { startWorker } from '../consumers/worker.ts';
 import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
 import { startWebServer } from '../functions/server.ts';
+import { startStorageServer } from '../storage-service/server.ts';
 import { startPostgres } from '../test/rig/postgres-server.ts';
 import { startLocalIdp } from './local-idp.ts';
 
@@ -37,8 +38,26 @@ const idp = await startLocalIdp({
   userGroups: new Proxy({}, { get: () => ['local'] }),
 });
 
+const STORAGE_PORT = Number(env.STORAGE_PORT ?? 3334);
+const STORAGE_API_KEY = env.STORAGE_API_KEY ?? 'local-dev-storage-api-key';
+const storage = startStorageServer(
+  {
+    ...env,
+    PORT: String(STORAGE_PORT),
+    API_KEY: STORAGE_API_KEY,
+    STORAGE_TYPE: 'local',
+    LOCAL_DIRECTORY: join(process.cwd(), '.data', 'storage'),
+    AVAILABLE_BUCKETS: 'public-data,private-data',
+    DEFAULT_BUCKET: 'public-data',
+    PUBLIC_URL: `http://localhost:${STORAGE_PORT}`,
+  },
+  { hostname: '127.0.0.1' },
+);
+
 const stackEnv = {
   ...env,
+  SYSTEM_STORAGE_BASE_URL: env.SYSTEM_STORAGE_BASE_URL ?? `http://localhost:${STORAGE_PORT}`,
+  SYSTEM_STORAGE_API_KEY: env.SYSTEM_STORAGE_API_KEY ?? STORAGE_API_KEY,
   RI_DATABASE_URL: env.RI_DATABASE_URL ?? postgres.adminUrl,
   RI_APP_URL: APP_URL,
   DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? DEVELOPMENT_PLACEHOLDER_KEY,
@@ -56,6 +75,8 @@ Credential Support Service is running (local development)
   API            ${APP_URL}/api/v1      health: ${APP_URL}/api/health
   API explorer   ${APP_URL}/api-docs
   Worker         running (pg-boss queues in the same database)
+  Storage        http://localhost:${STORAGE_PORT}/api/v4 (and /api/3.0.0)   X-API-Key: ${STORAGE_API_KEY}
+                 files in .data/storage; buckets public-data, private-data; docs /api-docs
   Browser login  ${APP_URL}/auth/login   (local IDP: any login name, any password)
   Local IDP      ${idp.issuer}
   PostgreSQL     ${env.RI_DATABASE_URL ? '(RI_DATABASE_URL)' : `embedded on 127.0.0.1:${PG_PORT}, data in .data/postgres`}
@@ -75,6 +96,7 @@ const stop = async () => {
   if (stopping) process.exit(1);
   stopping = true;
   await web.close().catch(() => {});
+  await storage.close().catch(() => {});
   await worker.stop().catch(() => {});
   await idp.close().catch(() => {});
   await postgres.stop().catch(() => {});
