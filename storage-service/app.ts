@@ -1,8 +1,8 @@
 import { swaggerUI } from '@hono/swagger-ui';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { timingSafeEqual } from 'hono/utils/buffer';
 import type { Logger } from '../core/logging/logger.ts';
+import { apiKeyChecker } from './api-key.ts';
 import { StorageError } from './errors.ts';
 import type { ObjectStore } from './object-store.ts';
 import { registerStorageDocs } from './openapi.ts';
@@ -38,10 +38,11 @@ export const buildStorageApp = (deps: { settings: StorageSettings; store: Object
     logger.debug('request', { correlationId: id, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
   });
 
+  const isValidKey = apiKeyChecker(settings.apiKey);
   const requireApiKey: MiddlewareHandler<StorageEnv> = async (c, next) => {
     const key = c.req.header('x-api-key');
     if (!key) return message(c, 401, 'API key is required. Please provide a valid API key in the X-API-Key header.');
-    if (!(await timingSafeEqual(key, settings.apiKey))) return message(c, 401, 'Invalid API key. Please provide a valid API key.');
+    if (!(await isValidKey(key))) return message(c, 401, 'Invalid API key. Please provide a valid API key.');
     await next();
   };
 

@@ -5,11 +5,16 @@ import type { ObjectStore, StoredObject } from '../object-store.ts';
 
 /** Objects as files under `<root>/<bucket>/<key>`; exclusive create makes duplicate names lose atomically. */
 export class LocalStore implements ObjectStore {
+  readonly #readyBuckets = new Set<string>();
+
   constructor(private readonly root: string) {}
 
   async putIfAbsent(bucket: string, key: string, body: Uint8Array): Promise<boolean> {
     const dir = join(this.root, bucket);
-    await mkdir(dir, { recursive: true });
+    if (!this.#readyBuckets.has(bucket)) {
+      await mkdir(dir, { recursive: true });
+      this.#readyBuckets.add(bucket);
+    }
     try {
       await writeFile(join(dir, key), body, { flag: 'wx' });
       return true;
