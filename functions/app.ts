@@ -10,6 +10,7 @@ import { identifiersApp } from './identifiers/index.ts';
 import { organisationsApp } from './organisations/index.ts';
 import { facilitiesApp } from './facilities/index.ts';
 import { productsApp } from './products/index.ts';
+import { servicesApp } from './services/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 
@@ -26,6 +27,7 @@ const apiGroups = {
   '/organisations': organisationsApp,
   '/facilities': facilitiesApp,
   '/products': productsApp,
+  '/services': servicesApp,
 } as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */
