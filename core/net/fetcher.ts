@@ -1,0 +1,37 @@
+/** How domain code makes outbound HTTP calls: Web-standard `fetch` shape, guarded underneath. */
+export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
+
+export type FetchRefusal = 'blocked-address' | 'bad-url' | 'too-many-redirects' | 'too-large' | 'timeout' | 'network';
+
+/** An outbound call the guard refused or could not complete; `reason` says which. */
+export class GuardedFetchError extends Error {
+  constructor(
+    readonly reason: FetchRefusal,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface GuardOptions {
+  /** FETCH_ALLOW_PRIVATE_URLS exactly `true`. */
+  allowPrivate: boolean;
+  userAgent: string;
+  maxRedirects?: number;
+  maxBytes?: number;
+  timeoutMs?: number;
+  /** Which resolved addresses may be contacted when private ones are not allowed (default: public only). */
+  addressPolicy?: (address: string) => boolean;
+}
+
+export const DEFAULT_USER_AGENT = 'CredentialSupportService/1.0 (+https://github.com/uncefact)';
+
+/** RI_HTTP_USER_AGENT: non-blank Latin-1 text without control characters, else the built-in value. */
+export const readUserAgent = (value: string | undefined): string => {
+  if (value === undefined) return DEFAULT_USER_AGENT;
+  // biome-ignore lint: control characters are exactly what is being refused.
+  if (value.trim() === '' || /[^\x20-\x7e\xa0-\xff]/.test(value)) {
+    throw new Error('RI_HTTP_USER_AGENT must be non-blank Latin-1 text without control characters');
+  }
+  return value;
+};

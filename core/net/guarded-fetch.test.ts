@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GuardedFetchError, readUserAgent } from './fetcher.ts';
+import { createGuardedFetch } from './guarded-fetch.ts';
+
+let server: Server;
+let base: string;
+const seen: { path: string; ua?: string }[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push({ path: req.url!, ua: req.headers['user-agent'] });
+    const hops = /^\/hops\/(\d+)$/.exec(req.url!);
+    if (hops) {
+      const n = Number(hops[1]);
+      if (n === 0) return res.end('arrived');
+      res.writeHead(302, { location: `/hops/${n - 1}` });
+      return res.end();
+    }
+    if (req.url === '/to-private') {
+      res.writeHead(301, { location: 'http://10.1.2.3/secret' });
+      return res.end();
+    }
+    if (req.url === '/big') return res.end('x'.repeat(5000));
+    if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000);
+    if (req.url === '/echo' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      return req.on('end', () => res.end(`${req.headers['content-type']}|${body}`));
+    }
+    res.end('ok');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+const allowed = createGuardedFetch({ allowPrivate: true, userAgent: 'css-test/1', maxBytes: 1000, timeoutMs: 500 });
+const guarded = createGuardedFetch({ allowPrivate: false, userAgent: 'css-test/1' });
+const refusal = async (promise: Promise<unknown>) => {
+  const error = await promise.then(() => undefined, (e) => e);
+  expect(error).toBeInstanceOf(GuardedFetchError);
+  return (error as GuardedFetchError).reason;
+};
+
+describe('guarded fetch', () => {
+  it('fetches when private addresses are allowed, sending our user agent and bodies', async () => {
+    const res = await allowed(`${base}/plain`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('ok');
+    expect(seen.at(-1)).toEqual({ path: '/plain', ua: 'css-test/1' });
+    const echo = await allowed(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(await echo.text()).toBe('application/json|{"a":1}');
+  });
+
+  it('refuses loopback, private and local names unless allowed, before connecting', async () => {
+    const before = seen.length;
+    expect(await refusal(guarded(`${base}/plain`))).toBe('blocked-address');
+    expect(await refusal(guarded('http://localhost:1/x'))).toBe('blocked-address');
+    expect(await refusal(guarded('http://[::1]:1/x'))).toBe('blocked-address');
+    expect(await refusal(guarded('http://169.254.169.254/latest/meta-data'))).toBe('blocked-address');
+    expect(seen.length).toBe(before);
+  });
+
+  it('follows at most three redirects and re-checks every hop', async () => {
+    expect(await (await allowed(`${base}/hops/3`)).text()).toBe('arrived');
+    expect(await refusal(allowed(`${base}/hops/4`))).toBe('too-many-redirects');
+    // A policy that admits only the test server's loopback address stands in for "public" here, so the
+    // first hop passes and the redirect to 10.1.2.3 is judged on its own.
+    const strict = createGuardedFetch({ allowPrivate: false, userAgent: 'x', addressPolicy: (a) => a === '127.0.0.1' });
+    expect(await (await strict(`${base}/hops/1`)).text()).toBe('arrived');
+    expect(await refusal(strict(`${base}/to-private`))).toBe('blocked-address');
+  });
+
+  it('caps the response size and the time', async () => {
+    expect(await refusal(allowed(`${base}/big`))).toBe('too-large');
+    expect(await refusal(allowed(`${base}/slow`))).toBe('timeout');
+  });
+
+  it('refuses non-http(s) and credential-bearing URLs', async () => {
+    expect(await refusal(allowed('ftp://example.com/x'))).toBe('bad-url');
+    expect(await refusal(allowed('http://user:pw@example.com/x'))).toBe('bad-url');
+    expect(await refusal(allowed('not a url'))).toBe('bad-url');
+  });
+
+  it('RI_HTTP_USER_AGENT must be non-blank Latin-1 without control characters', () => {
+    expect(readUserAgent(undefined)).toMatch(/CredentialSupportService/);
+    expect(readUserAgent('Acme/2.0')).toBe('Acme/2.0');
+    expect(() => readUserAgent('  ')).toThrow();
+    expect(() => readUserAgent('bad\nagent')).toThrow();
+    expect(() => readUserAgent('emoji 🚀')).toThrow();
+  });
+});

@@ -1,0 +1,121 @@
+import { lookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import ipaddr from 'ipaddr.js';
+import { isPublicAddress, publicUrlProblem } from './public-url.ts';
+import { GuardedFetchError, type Fetcher, type GuardOptions } from './fetcher.ts';
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The one outbound HTTP client for user-supplied URLs (Node): every hop's host is resolved and all
+ * its addresses must be public (unless allowed), and the connection goes to the address that was
+ * checked, so a DNS answer cannot change between the check and the connect (rebinding). At most
+ * `maxRedirects` redirects, a response size cap, an overall timeout, and our user agent.
+ */
+export const createGuardedFetch = (options: GuardOptions): Fetcher => {
+  const maxRedirects = options.maxRedirects ?? 3;
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const permitted = options.addressPolicy ?? isPublicAddress;
+
+  const checkedAddress = async (url: URL): Promise<{ address: string; family: number }> => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const addresses = ipaddr.isValid(host)
+      ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }]
+      : await lookup(host, { all: true }).catch(() => {
+          throw new GuardedFetchError('network', `Could not resolve ${host}`);
+        });
+    if (!options.allowPrivate && addresses.some((a) => !permitted(a.address))) {
+      throw new GuardedFetchError('blocked-address', `${host} resolves to a private or reserved address`);
+    }
+    return addresses[0]!;
+  };
+
+  const hop = (url: URL, init: RequestInit, pinned: { address: string; family: number }, signal: AbortSignal) =>
+    new Promise<{ status: number; headers: Headers; body: Uint8Array }>((resolve, reject) => {
+      const headers: Record<string, string> = { 'user-agent': options.userAgent };
+      new Headers(init.headers).forEach((v, k) => {
+        headers[k] = v;
+      });
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(
+        url,
+        {
+          method: init.method ?? 'GET',
+          headers,
+          signal,
+          lookup: ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) =>
+            opts.all ? cb(null, [pinned]) : cb(null, pinned.address, pinned.family)) as never,
+        },
+        (res: IncomingMessage) => {
+          const declared = Number(res.headers['content-length'] ?? Number.NaN);
+          if (declared > maxBytes) {
+            res.destroy();
+            reject(new GuardedFetchError('too-large', `Response larger than ${maxBytes} bytes`));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let total = 0;
+          res.on('data', (chunk: Buffer) => {
+            total += chunk.length;
+            if (total > maxBytes) {
+              res.destroy();
+              reject(new GuardedFetchError('too-large', `Response larger than ${maxBytes} bytes`));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on('end', () => {
+            const out = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) {
+              if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+            }
+            resolve({ status: res.statusCode ?? 0, headers: out, body: new Uint8Array(Buffer.concat(chunks)) });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (error) => reject(error));
+      if (init.body !== undefined && init.body !== null) req.write(init.body as string | Uint8Array);
+      req.end();
+    });
+
+  return async (input, init = {}) => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let url: URL;
+    try {
+      url = new URL(input);
+    } catch {
+      throw new GuardedFetchError('bad-url', `Not an absolute URL: ${input}`);
+    }
+    let request = init;
+    for (let redirects = 0; ; redirects++) {
+      // Scheme and userinfo rules here; addresses are judged on what the name resolves to.
+      const problem = publicUrlProblem(url.href, true);
+      if (problem) throw new GuardedFetchError('bad-url', `${url.host}: ${problem}`);
+      const pinned = await checkedAddress(url);
+      let answer;
+      try {
+        answer = await hop(url, request, pinned, signal);
+      } catch (error) {
+        if (error instanceof GuardedFetchError) throw error;
+        if (signal.aborted) throw new GuardedFetchError('timeout', `No answer from ${url.host} within ${timeoutMs} ms`);
+        throw new GuardedFetchError('network', `${url.host}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const location = answer.headers.get('location');
+      if (REDIRECTS.has(answer.status) && location) {
+        if (redirects >= maxRedirects) throw new GuardedFetchError('too-many-redirects', `More than ${maxRedirects} redirects`);
+        url = new URL(location, url);
+        if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && request.method === 'POST')) {
+          request = { ...request, method: 'GET', body: undefined };
+        }
+        continue;
+      }
+      return new Response(answer.status === 204 || answer.status === 304 ? null : (answer.body as Uint8Array<ArrayBuffer>), {
+        status: answer.status,
+        headers: answer.headers,
+      });
+    }
+  };
+};
