@@ -38,6 +38,8 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
       new Headers(init.headers).forEach((v, k) => {
         headers[k] = v;
       });
+      const payload = init.body === undefined || init.body === null ? undefined : (init.body as string | Uint8Array);
+      if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const req = send(
         url,
@@ -77,7 +79,7 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
         },
       );
       req.on('error', (error) => reject(error));
-      if (init.body !== undefined && init.body !== null) req.write(init.body as string | Uint8Array);
+      if (payload !== undefined) req.write(payload);
       req.end();
     });
 

@@ -1,0 +1,43 @@
+import { GuardedFetchError } from '../net/fetcher.ts';
+
+/**
+ * What went wrong upstream, in the two kinds callers act on: the service refused the payload
+ * (`rejected`, its status and message kept) or could not be reached or failed (`unavailable`).
+ */
+export class AdapterError extends Error {
+  constructor(
+    readonly kind: 'rejected' | 'unavailable',
+    readonly service: 'STORAGE' | 'IDR' | 'VC',
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads an upstream error body's message (`message`, `error` or `detail`), else the status text. */
+const upstreamMessage = async (res: Response): Promise<string> => {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    for (const key of ['message', 'error', 'detail']) if (typeof body[key] === 'string') return body[key] as string;
+  } catch {}
+  return text.slice(0, 200) || `HTTP ${res.status}`;
+};
+
+/** Calls upstream through the guarded fetcher and turns failures into AdapterErrors. */
+export const callUpstream = async (
+  service: AdapterError['service'],
+  send: () => Promise<Response>,
+): Promise<Response> => {
+  let res: Response;
+  try {
+    res = await send();
+  } catch (error) {
+    const why = error instanceof GuardedFetchError ? error.message : String(error);
+    throw new AdapterError('unavailable', service, `${service} service unreachable: ${why}`);
+  }
+  if (res.ok) return res;
+  const message = await upstreamMessage(res);
+  throw new AdapterError(res.status >= 500 ? 'unavailable' : 'rejected', service, message, res.status);
+};

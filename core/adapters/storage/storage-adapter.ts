@@ -1,0 +1,92 @@
+import { base58btc } from 'multiformats/bases/base58';
+import { create as createDigest } from 'multiformats/hashes/digest';
+import { hexToBytes } from '../../crypto/encoding.ts';
+import type { Fetcher } from '../../net/fetcher.ts';
+import { AdapterError, callUpstream } from '../adapter-errors.ts';
+
+/** STORAGE_ADAPTER config (validated by `core/service-instances/adapter-configs.ts`). */
+export interface StorageConfig {
+  baseUrl: string;
+  apiKey?: string;
+  apiVersion: string;
+  publicBucket: string;
+  privateBucket: string;
+}
+
+export interface StoredDocument {
+  uri: string;
+  digestMultibase: string;
+  /** Present for encrypted uploads; returned by the service once. */
+  decryptionKey?: string;
+}
+
+export interface StorageAdapter {
+  storeJson(data: Record<string, unknown>, options: { encrypt: boolean; id?: string }): Promise<StoredDocument>;
+  storeFile(bytes: Uint8Array, contentType: string, options: { encrypt: boolean; id?: string; filename?: string }): Promise<StoredDocument>;
+  /** Deletes every object of the id in the bucket used for that visibility. */
+  delete(id: string, options: { encrypted: boolean }): Promise<void>;
+}
+
+/** `4.0` speaks `/api/v4`; any 3.x.y speaks the real 3.x path `/api/3.0.0`. */
+export const storagePathSegment = (apiVersion: string) => (apiVersion.startsWith('3.') ? '3.0.0' : 'v4');
+
+/** A 3.x hex SHA-256 `hash` as the v4 `digestMultibase` (sha2-256 multihash, base58btc). */
+export const hexHashToMultibase = (hex: string) => base58btc.encode(createDigest(0x12, hexToBytes(hex)).bytes);
+
+/** The storage service client (uncefact storage service 3.x and 4.x, and ours). */
+export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher): StorageAdapter => {
+  const base = `${config.baseUrl.replace(/\/+$/, '')}/api/${storagePathSegment(config.apiVersion)}`;
+  const auth: Record<string, string> = config.apiKey ? { 'x-api-key': config.apiKey } : {};
+
+  const read = async (res: Response, encrypt: boolean): Promise<StoredDocument> => {
+    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    const uri = body.uri;
+    if (typeof uri !== 'string' || uri === '') throw new AdapterError('rejected', 'STORAGE', 'Storage service answered without a uri');
+    let digest = typeof body.digestMultibase === 'string' ? body.digestMultibase : undefined;
+    if (!digest && typeof body.hash === 'string' && /^[0-9a-f]{64}$/i.test(body.hash)) digest = hexHashToMultibase(body.hash);
+    if (!digest) throw new AdapterError('rejected', 'STORAGE', 'Storage service answered without an integrity value');
+    if (encrypt && typeof body.decryptionKey !== 'string') {
+      throw new AdapterError('rejected', 'STORAGE', 'Storage service answered an encrypted upload without a decryptionKey');
+    }
+    return { uri, digestMultibase: digest, ...(encrypt ? { decryptionKey: body.decryptionKey as string } : {}) };
+  };
+
+  const bucketFor = (encrypt: boolean) => (encrypt ? config.privateBucket : config.publicBucket);
+
+  return {
+    async storeJson(data, { encrypt, id }) {
+      const res = await callUpstream('STORAGE', () =>
+        fetcher(`${base}/${encrypt ? 'private' : 'public'}`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ data, id: id ?? crypto.randomUUID(), bucket: bucketFor(encrypt) }),
+        }),
+      );
+      return read(res, encrypt);
+    },
+
+    async storeFile(bytes, contentType, { encrypt, id, filename }) {
+      const form = new FormData();
+      form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: contentType }), filename ?? 'upload');
+      form.append('id', id ?? crypto.randomUUID());
+      form.append('bucket', bucketFor(encrypt));
+      // Serialise the form once so the guarded fetcher sends a plain body with its boundary.
+      const encoded = new Response(form);
+      const body = new Uint8Array(await encoded.arrayBuffer());
+      const res = await callUpstream('STORAGE', () =>
+        fetcher(`${base}/${encrypt ? 'private' : 'public'}`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': encoded.headers.get('content-type')! },
+          body,
+        }),
+      );
+      return read(res, encrypt);
+    },
+
+    async delete(id, { encrypted }) {
+      await callUpstream('STORAGE', () =>
+        fetcher(`${base}/${bucketFor(encrypted)}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: auth }),
+      );
+    },
+  };
+};
