@@ -1,0 +1,192 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The pyx identity resolver 4.0 in executable form (contracts/identity-resolver.md), in-process:
+ * Bearer API key, `/api/v4` prefix everywhere, scheme upsert, append-only link registration with
+ * 409 duplicates, link ids found through the list, soft and hard delete, `.well-known/resolver`,
+ * and the error bodies of the contract. `failNext` makes the next calls 5xx or hang (timeouts).
+ */
+export interface IdrDouble {
+  url: string;
+  apiKey: string;
+  /** Stored responses by link id (the test can inspect or remove them to simulate upstream loss). */
+  links: Map<string, StoredLink>;
+  schemes: Map<string, unknown>;
+  calls: { method: string; path: string; auth?: string; body?: unknown }[];
+  failNext(mode: 'error' | 'hang', times?: number): void;
+  close(): Promise<void>;
+}
+
+export interface StoredLink extends Record<string, unknown> {
+  linkId: string;
+  documentKey: string;
+  active: boolean;
+}
+
+const LINK_TYPE = /^(gs1|untp):[A-Za-z]+$/;
+const UNTP_TYPES = new Set(['dpp', 'dcc', 'dte', 'idr', 'dfr', 'dia', 'cvc']);
+const HREFLANG = /(^\w{2}$)|(^\w{2}-\w{2}$)/;
+const ACCESS_ROLES = new Set(['Anonymous', 'Customer', 'Regulator', 'Recycler', 'Auditor', 'Owner'].map((r) => `untp:accessRole#${r}`));
+const QUALIFIER_PATH = /^\/([a-zA-Z0-9]+\/\w+(\/[a-zA-Z0-9]+\/\w+)*)?$/;
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<unknown>((resolve) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      try {
+        resolve(raw ? JSON.parse(raw) : undefined);
+      } catch {
+        resolve(Symbol.for('malformed'));
+      }
+    });
+  });
+
+export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDouble> => {
+  const links = new Map<string, StoredLink>();
+  const schemes = new Map<string, unknown>();
+  const calls: IdrDouble['calls'] = [];
+  let failures: { mode: 'error' | 'hang'; times: number } | undefined;
+
+  const send = (res: ServerResponse, status: number, body: unknown, path: string) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(status >= 400 ? { timestamp: new Date().toISOString(), path, ...(body as object) } : body));
+  };
+
+  const variantProblems = (v: Record<string, unknown>, i: number): { field: string; message: string }[] => {
+    const problems: { field: string; message: string }[] = [];
+    const f = (name: string) => `responses.${i}.${name}`;
+    for (const name of ['linkType', 'title', 'targetUrl', 'mimeType', 'context']) {
+      if (typeof v[name] !== 'string' || v[name] === '') problems.push({ field: f(name), message: `${name} should not be empty` });
+    }
+    if (typeof v.mimeType === 'string' && !/^\w+\/[-+.\w]+$/.test(v.mimeType)) problems.push({ field: f('mimeType'), message: 'Invalid mime type' });
+    if (v.hreflang !== undefined && (!Array.isArray(v.hreflang) || v.hreflang.some((h) => typeof h !== 'string' || !HREFLANG.test(h)))) {
+      problems.push({ field: f('hreflang'), message: 'hreflang must be a valid language code' });
+    }
+    if (v.encryptionMethod !== undefined && !['none', 'AES-128', 'AES-256'].includes(v.encryptionMethod as string)) {
+      problems.push({ field: f('encryptionMethod'), message: 'Invalid encryption method' });
+    }
+    if (v.accessRole !== undefined && (!Array.isArray(v.accessRole) || v.accessRole.some((r) => !ACCESS_ROLES.has(r as string)))) {
+      problems.push({ field: f('accessRole'), message: 'Invalid access role' });
+    }
+    return problems;
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url!, 'http://double');
+    const path = url.pathname;
+    const body = await readBody(req);
+    calls.push({ method: req.method!, path: `${path}${url.search}`, auth: req.headers.authorization, body });
+    if (failures && failures.times > 0) {
+      failures.times -= 1;
+      if (failures.mode === 'hang') return; // never answers: the client's timeout must fire
+      return send(res, 503, { error: 'Internal server error' }, path);
+    }
+    if (!path.startsWith('/api/v4/')) return send(res, 404, { error: 'Not Found' }, path);
+    const route = path.slice('/api/v4'.length);
+    if (route === '/.well-known/resolver' && req.method === 'GET') {
+      return send(res, 200, {
+        name: 'IDR double',
+        resolverRoot: `http://127.0.0.1/api/v4`,
+        supportedLinkType: [
+          { namespace: 'http://gs1.org/voc/', prefix: 'gs1:', profile: '/voc/?show=linktypes' },
+          { namespace: 'https://vocabulary.uncefact.org/untp/linkType#', prefix: 'untp:', profile: '/voc/?show=linktypes' },
+        ],
+        supportedPrimaryKeys: ['all'],
+      }, path);
+    }
+    if (req.headers.authorization !== `Bearer ${apiKey}`) return send(res, 401, { error: 'Invalid API Key' }, path);
+    if (body === Symbol.for('malformed')) return send(res, 400, { error: 'Invalid JSON' }, path);
+    const b = (body ?? {}) as Record<string, unknown>;
+
+    if (route === '/identifiers' && req.method === 'POST') {
+      if (typeof b.namespace !== 'string' || !Array.isArray(b.applicationIdentifiers)) {
+        return send(res, 400, { errors: [{ field: 'namespace', message: 'namespace should not be empty' }] }, path);
+      }
+      schemes.set(b.namespace, b);
+      return send(res, 200, { message: 'Application identifier upserted successfully' }, path);
+    }
+    if (route === '/resolver' && req.method === 'POST') {
+      const problems: { field: string; message: string }[] = [];
+      for (const name of ['namespace', 'identificationKeyType', 'identificationKey', 'description']) {
+        if (typeof b[name] !== 'string' || b[name] === '') problems.push({ field: name, message: `${name} should not be empty` });
+      }
+      const qualifierPath = (b.qualifierPath as string | undefined) ?? '/';
+      if (!QUALIFIER_PATH.test(qualifierPath)) problems.push({ field: 'qualifierPath', message: 'Invalid qualifier path' });
+      if (!Array.isArray(b.responses) || b.responses.length === 0) problems.push({ field: 'responses', message: 'responses should not be empty' });
+      else (b.responses as Record<string, unknown>[]).forEach((v, i) => problems.push(...variantProblems(v, i)));
+      if (problems.length) return send(res, 400, { errors: problems }, path);
+      if (!schemes.has(b.namespace as string)) return send(res, 404, { errors: [{ field: 'namespace', message: `Namespace '${b.namespace}' not found` }] }, path);
+      const documentKey = `${b.namespace}/${b.identificationKeyType}/${b.identificationKey}${qualifierPath === '/' ? '' : qualifierPath}`;
+      for (const v of b.responses as Record<string, unknown>[]) {
+        const [prefix, key] = (v.linkType as string).split(':');
+        if (!LINK_TYPE.test(v.linkType as string) || (prefix === 'untp' && !UNTP_TYPES.has(key!))) {
+          return send(res, 404, { errors: [{ field: 'linkType', message: `Invalid link type '${v.linkType}'` }] }, path);
+        }
+        const duplicate = [...links.values()].some(
+          (l) => l.documentKey === documentKey && l.targetUrl === v.targetUrl && l.linkType === v.linkType && l.mimeType === v.mimeType && l.context === v.context,
+        );
+        if (duplicate) {
+          return send(res, 409, { statusCode: 409, message: `Duplicate responses already exist: linkType='${v.linkType}', mimeType='${v.mimeType}', context='${v.context}', targetUrl='${v.targetUrl}'`, error: 'Conflict' }, path);
+        }
+      }
+      const now = new Date().toISOString();
+      for (const v of b.responses as Record<string, unknown>[]) {
+        const linkId = crypto.randomUUID();
+        const { linkId: _ignored, ...fields } = v;
+        links.set(linkId, { ...fields, linkId, documentKey, active: v.active !== false, createdAt: now, updatedAt: now });
+      }
+      return send(res, 201, { message: 'Link resolver registered successfully' }, path);
+    }
+    if (route === '/resolver/links' && req.method === 'GET') {
+      const qp = url.searchParams.get('qualifierPath') ?? '/';
+      const documentKey = `${url.searchParams.get('namespace')}/${url.searchParams.get('identificationKeyType')}/${url.searchParams.get('identificationKey')}${qp === '/' ? '' : qp}`;
+      const found = [...links.values()].filter((l) => l.documentKey === documentKey);
+      if (found.length === 0) return send(res, 404, { error: 'No link registration found for the specified identifier' }, path);
+      return send(res, 200, found.map(({ documentKey: _d, ...l }) => l), path);
+    }
+    const linkRoute = /^\/resolver\/links\/([^/]+)$/.exec(route);
+    if (linkRoute) {
+      const id = decodeURIComponent(linkRoute[1]!);
+      const link = links.get(id);
+      if (!link) return send(res, 404, { error: `Link index entry for ID '${id}' not found` }, path);
+      if (req.method === 'GET') {
+        const { documentKey: _d, ...rest } = link;
+        return send(res, 200, rest, path);
+      }
+      if (req.method === 'PUT') {
+        const { linkId: _a, createdAt: _b, updatedAt: _c, ...changes } = b;
+        if (Object.keys(changes).length === 0) return send(res, 400, { error: 'Update request must include at least one field to update' }, path);
+        const merged = { ...link, ...changes };
+        const problems = variantProblems(merged, 0);
+        if (problems.length) return send(res, 400, { errors: problems }, path);
+        links.set(id, { ...merged, linkId: id, documentKey: link.documentKey, active: link.active, updatedAt: new Date().toISOString() } as StoredLink);
+        return send(res, 200, { message: 'Link updated successfully' }, path);
+      }
+      if (req.method === 'DELETE') {
+        const hard = ['true', '1'].includes(url.searchParams.get('hard') ?? '');
+        if (hard) links.delete(id);
+        else links.set(id, { ...link, active: false, defaultLinkType: false, defaultMimeType: false, defaultContext: false });
+        return send(res, 200, { message: 'Link deleted successfully' }, path);
+      }
+    }
+    return send(res, 404, { error: 'Not Found' }, path);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey,
+    links,
+    schemes,
+    calls,
+    failNext: (mode, times = 1) => {
+      failures = { mode, times };
+    },
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+};
