@@ -2,3 +2,4 @@ export * from './tenants.ts';
 export * from './service-instances.ts';
 export * from './registrars.ts';
 export * from './master-data.ts';
+export * from './identifier-links.ts';
