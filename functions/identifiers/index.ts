@@ -1,3 +1,4 @@
+import { registerIdentifierLinkRoutes } from '../identifier-links/routes.ts';
 import { createGroupApp } from '../platform/create-app.ts';
 import { registerCreateIdentifier } from './create-identifier.ts';
 import { registerDeleteIdentifier } from './delete-identifier.ts';
@@ -12,3 +13,4 @@ registerListIdentifiers(identifiersApp);
 registerGetIdentifier(identifiersApp);
 registerUpdateIdentifier(identifiersApp);
 registerDeleteIdentifier(identifiersApp);
+registerIdentifierLinkRoutes(identifiersApp);

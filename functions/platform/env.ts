@@ -1,4 +1,5 @@
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
+import type { Fetcher } from '../../core/net/fetcher.ts';
 import type { Logger } from '../../core/logging/logger.ts';
 import type { WebSettings } from '../../core/settings/web-settings.ts';
 import type { Database } from '../../db/client.ts';
@@ -11,6 +12,8 @@ export interface Services {
   logger: Logger;
   secretBox: SecretBox;
   authenticator: Authenticator;
+  /** Outbound HTTP for user-supplied URLs (guarded: public addresses only unless allowed). */
+  fetcher: Fetcher;
 }
 
 /** The authenticated caller, resolved to exactly one tenant. */

@@ -4,6 +4,7 @@ import { readWebSettings } from '../../core/settings/web-settings.ts';
 import { connectDatabase, type Database } from '../../db/client.ts';
 import { buildApp } from '../../functions/app.ts';
 import { createServices } from '../../functions/services.ts';
+import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
 import type { Services } from '../../functions/platform/env.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
 import { startLocalIdp, type LocalIdp, type ServiceAccount } from '../../scripts/local-idp.ts';
@@ -82,7 +83,9 @@ export const startTestApp = async (
     ...options.env,
   };
   const connection = connectDatabase(database.url, { max: 5 });
-  const services = createServices(env, connection.db, readWebSettings(env));
+  const settings = readWebSettings(env);
+  const fetcher = createGuardedFetch({ allowPrivate: settings.allowPrivateUrls, userAgent: 'css-test', timeoutMs: 2000 });
+  const services = createServices(env, connection.db, settings, fetcher);
   const app = buildApp(staticServices(services));
   handler = (request) => app.fetch(request);
 
