@@ -22,6 +22,8 @@ export interface GuardOptions {
   timeoutMs?: number;
   /** Which resolved addresses may be contacted when private ones are not allowed (default: public only). */
   addressPolicy?: (address: string) => boolean;
+  /** Name resolution (default: the system resolver); tests supply answers to prove the checks. */
+  resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
 
 export const DEFAULT_USER_AGENT = 'CredentialSupportService/1.0 (+https://github.com/uncefact)';

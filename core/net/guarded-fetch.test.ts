@@ -73,6 +73,31 @@ describe('guarded fetch', () => {
     expect(await refusal(strict(`${base}/to-private`))).toBe('blocked-address');
   });
 
+  it('judges a name by every address it resolves to, and connects to the address it checked', async () => {
+    const port = new URL(base).port;
+    const answers: Record<string, { address: string; family: number }[]> = {
+      'rebind.example': [{ address: '10.0.0.7', family: 4 }],
+      'mixed.example': [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }],
+      'v6private.example': [{ address: 'fd00::5', family: 6 }],
+      'pinned.example': [{ address: '127.0.0.1', family: 4 }],
+    };
+    const resolve = async (host: string) => answers[host] ?? [];
+    const strict = createGuardedFetch({ allowPrivate: false, userAgent: 'x', resolve });
+    for (const host of ['rebind.example', 'mixed.example', 'v6private.example']) {
+      expect(await refusal(strict(`http://${host}:${port}/plain`)), host).toBe('blocked-address');
+    }
+    // With the loopback test server standing in for a public host, the request for the name goes to
+    // exactly the address that was checked (no second, unchecked lookup).
+    const pinned = createGuardedFetch({ allowPrivate: false, userAgent: 'x', resolve, addressPolicy: (a) => a === '127.0.0.1' });
+    expect(await (await pinned(`http://pinned.example:${port}/plain`)).text()).toBe('ok');
+  });
+
+  it('refuses private addresses in every spelling: decimal, hex, IPv4-mapped IPv6, CGNAT, multicast, documentation', async () => {
+    for (const url of ['http://2130706433/', 'http://0x7f000001/', 'http://017700000001/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://100.64.1.1/', 'http://224.0.0.251/', 'http://192.0.2.10/', 'http://[2001:db8::1]/', 'http://[fe80::1]/', 'http://0.0.0.0/']) {
+      expect(await refusal(guarded(url)), url).toBe('blocked-address');
+    }
+  });
+
   it('caps the response size and the time', async () => {
     expect(await refusal(allowed(`${base}/big`))).toBe('too-large');
     expect(await refusal(allowed(`${base}/slow`))).toBe('timeout');

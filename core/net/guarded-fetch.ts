@@ -18,12 +18,13 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const permitted = options.addressPolicy ?? isPublicAddress;
+  const resolve = options.resolve ?? ((host: string) => lookup(host, { all: true }));
 
   const checkedAddress = async (url: URL): Promise<{ address: string; family: number }> => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const addresses = ipaddr.isValid(host)
       ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }]
-      : await lookup(host, { all: true }).catch(() => {
+      : await resolve(host).catch(() => {
           throw new GuardedFetchError('network', `Could not resolve ${host}`);
         });
     if (!options.allowPrivate && addresses.some((a) => !permitted(a.address))) {
