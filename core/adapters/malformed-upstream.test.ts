@@ -1,0 +1,59 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuardedFetch } from '../net/guarded-fetch.ts';
+import { createIdrAdapter } from './idr/idr-adapter.ts';
+import { createStorageAdapter } from './storage/storage-adapter.ts';
+import { createVcAdapter } from './vc/vc-adapter.ts';
+
+/** An upstream that answers 2xx with bodies no contract allows: the adapters must refuse them cleanly. */
+let server: Server;
+let url: string;
+let reply: { status: number; body: string; delayMs?: number } = { status: 200, body: '' };
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    setTimeout(() => {
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(reply.body);
+    }, reply.delayMs ?? 0);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }));
+
+const fetcher = createGuardedFetch({ allowPrivate: true, userAgent: 'css-test', timeoutMs: 300 });
+const storage = () => createStorageAdapter({ baseUrl: url, apiKey: 'k', apiVersion: '4.0', publicBucket: 'a', privateBucket: 'b' }, fetcher);
+const idr = () => createIdrAdapter({ baseUrl: url, apiKey: 'k', apiVersion: '4.0', defaultLinkType: 'untp:dpp', defaultMimeType: 'text/html', defaultLanguage: 'en', defaultFwqs: false }, fetcher);
+const vc = () => createVcAdapter({ baseUrl: url, apiKey: 'k', apiVersion: '1.0.0' }, fetcher);
+const failure = (p: Promise<unknown>) => p.then(() => undefined, (e) => e);
+
+describe('adapters facing malformed or slow upstream answers', () => {
+  it('storage: a 201 without uri, without a digest, or not JSON at all is rejected', async () => {
+    for (const body of ['not json', '{"hash":"abc"}', '{"uri":"https://x/y.json"}', '{"uri":"https://x/y.json","hash":"zz"}']) {
+      reply = { status: 201, body };
+      expect(await failure(storage().storeJson({ a: 1 }, { encrypt: false })), body).toMatchObject({ kind: 'rejected' });
+    }
+    reply = { status: 201, body: '{"uri":"https://x/y.json","digestMultibase":"zQm1"}' };
+    expect(await failure(storage().storeJson({ a: 1 }, { encrypt: true }))).toMatchObject({ kind: 'rejected', message: expect.stringContaining('decryptionKey') });
+  });
+
+  it('VC: an issue answer that is not an enveloped credential is rejected', async () => {
+    for (const body of ['{}', '{"verifiableCredential":{"type":"VerifiableCredential","id":"urn:x"}}', '{"verifiableCredential":{"type":"EnvelopedVerifiableCredential","id":"data:application/vc+jwt,notajws"}}']) {
+      reply = { status: 201, body };
+      expect(await failure(vc().issue({ type: ['VerifiableCredential'] })), body).toMatchObject({ kind: 'rejected' });
+    }
+  });
+
+  it('IDR: a publish the resolver then does not list is rejected; timeouts and 5xx are unavailable', async () => {
+    reply = { status: 200, body: '[]' };
+    const published = failure(
+      idr().publishLinks({ namespace: 'gs1', identificationKeyType: '01', identificationKey: '1', description: 'd', links: [{ linkType: 'untp:dpp', title: 't', targetUrl: 'https://e.com', mimeType: 'text/html', context: 'au' }] }),
+    );
+    expect(await published).toMatchObject({ kind: 'rejected' });
+    reply = { status: 200, body: '{}', delayMs: 1000 };
+    expect(await failure(idr().describe())).toMatchObject({ kind: 'unavailable' });
+    reply = { status: 502, body: '<html>bad gateway</html>' };
+    expect(await failure(storage().delete('x', { encrypted: false }))).toMatchObject({ kind: 'unavailable', status: 502 });
+  });
+});
