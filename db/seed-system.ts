@@ -5,6 +5,7 @@ import type { SystemServiceDefinition } from '../core/settings/system-services.t
 import type { Queryable } from './client.ts';
 import { serviceInstances, systemMeta, tenants } from './schema/index.ts';
 import { SYSTEM_TENANT_ID } from './system-tenant.ts';
+import { seedCoreDataModels } from './seed/core-data-models.ts';
 
 const KEY_CHECK = 'encryption_key_check';
 const KEY_CHECK_PLAINTEXT = 'credential-support-service key check';
@@ -48,4 +49,5 @@ export const seedSystemDefaults = async (
         set: { configEncrypted, updatedAt: sql`now()` },
       });
   }
+  await seedCoreDataModels(db);
 };

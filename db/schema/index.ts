@@ -3,3 +3,4 @@ export * from './service-instances.ts';
 export * from './registrars.ts';
 export * from './master-data.ts';
 export * from './identifier-links.ts';
+export * from './data-models.ts';
