@@ -11,6 +11,7 @@ import { organisationsApp } from './organisations/index.ts';
 import { facilitiesApp } from './facilities/index.ts';
 import { productsApp } from './products/index.ts';
 import { servicesApp } from './services/index.ts';
+import { dataModelsApp } from './data-models/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 
@@ -28,6 +29,7 @@ const apiGroups = {
   '/facilities': facilitiesApp,
   '/products': productsApp,
   '/services': servicesApp,
+  '/data-models': dataModelsApp,
 } as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */
