@@ -4,3 +4,4 @@ export * from './registrars.ts';
 export * from './master-data.ts';
 export * from './identifier-links.ts';
 export * from './data-models.ts';
+export * from './render-templates.ts';
