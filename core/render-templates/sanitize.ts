@@ -1,0 +1,42 @@
+import createDOMPurify from 'dompurify';
+import { JSDOM } from 'jsdom';
+
+/**
+ * Render-template HTML sanitising: DOMPurify on a jsdom window (on linkedom it silently does nothing).
+ * Kept: standard HTML, inline SVG shapes and text, <style>, <link rel="stylesheet"> to http(s)
+ * stylesheets, images from http, https and data URLs, aria-* and data-* attributes, and {{placeholders}}
+ * as text. Removed: scripts, event handlers, javascript: URLs, frames, SVG <use>/<foreignObject>, forms.
+ */
+const purify = createDOMPurify(new JSDOM('').window as unknown as Window & typeof globalThis);
+
+const HTTP_URL = /^https?:\/\//i;
+purify.addHook('uponSanitizeElement', (node, data) => {
+  if (data.tagName !== 'link') return;
+  const element = node as Element;
+  const rel = (element.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
+  if (!rel.includes('stylesheet') || !HTTP_URL.test(element.getAttribute('href') ?? '')) element.remove();
+});
+
+const CONFIG = {
+  FORCE_BODY: true,
+  ADD_TAGS: ['link', 'style'],
+  ADD_ATTR: ['rel', 'href', 'media', 'target'],
+  FORBID_TAGS: ['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'base', 'form', 'input', 'button', 'textarea', 'select', 'use', 'foreignobject', 'noscript', 'meta', 'animate', 'set'],
+  ALLOW_DATA_ATTR: true,
+  ALLOW_ARIA_ATTR: true,
+};
+
+export interface Sanitised {
+  html: string;
+  /** Elements and attributes that were taken out (for the warning log). */
+  removed: string[];
+}
+
+export const sanitizeTemplate = (html: string): Sanitised => {
+  const clean = purify.sanitize(html, CONFIG) as unknown as string;
+  const removed = purify.removed
+    .map((r) => ('element' in r ? `<${(r.element as Element).nodeName.toLowerCase()}>` : `@${(r as { attribute: Attr | null }).attribute?.name ?? '?'}`))
+    // FORCE_BODY works by inserting and dropping a <remove> marker of DOMPurify's own.
+    .filter((name) => name !== '<remove>');
+  return { html: clean, removed };
+};
