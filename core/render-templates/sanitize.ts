@@ -14,7 +14,10 @@ purify.addHook('uponSanitizeElement', (node, data) => {
   if (data.tagName !== 'link') return;
   const element = node as Element;
   const rel = (element.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
-  if (!rel.includes('stylesheet') || !HTTP_URL.test(element.getAttribute('href') ?? '')) element.remove();
+  if (!rel.includes('stylesheet') || !HTTP_URL.test(element.getAttribute('href') ?? '')) {
+    element.remove();
+    purify.removed.push({ element });
+  }
 });
 
 const CONFIG = {
