@@ -12,6 +12,7 @@ import { facilitiesApp } from './facilities/index.ts';
 import { productsApp } from './products/index.ts';
 import { servicesApp } from './services/index.ts';
 import { dataModelsApp } from './data-models/index.ts';
+import { renderTemplatesApp } from './render-templates/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 
@@ -30,6 +31,7 @@ const apiGroups = {
   '/products': productsApp,
   '/services': servicesApp,
   '/data-models': dataModelsApp,
+  '/render-templates': renderTemplatesApp,
 } as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */

@@ -50,6 +50,8 @@ const storage = startStorageServer(
     AVAILABLE_BUCKETS: 'public-data,private-data',
     DEFAULT_BUCKET: 'public-data',
     PUBLIC_URL: `http://localhost:${STORAGE_PORT}`,
+    // Render templates are stored as text/html files.
+    ALLOWED_UPLOAD_TYPES: 'image/png,image/jpeg,image/webp,application/pdf,text/html',
   },
   { hostname: '127.0.0.1' },
 );

@@ -8,6 +8,10 @@ import {
 } from '../../core/data-models/data-model-repository.ts';
 import { formConfigFor } from '../../core/data-models/form-config.ts';
 import { notFound } from '../../core/errors.ts';
+import { templatesOfModel } from '../../core/render-templates/template-repository.ts';
+import { deleteContentBestEffort } from '../../core/render-templates/template-storage.ts';
+import { templateDeps } from '../render-templates/routes.ts';
+import { toRenderTemplateResponse } from '../render-templates/schemas.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { booleanFilter } from '../platform/filters.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
@@ -108,14 +112,17 @@ export const registerDataModelRoutes = (app: OpenAPIHono<AppEnv>) => {
     return c.json(toDataModelResponse(row), 201);
   });
   app.openapi(getRoute, async (c) => {
-    const row = await findDataModel(c.get('services').db, c.get('principal').tenantId, c.req.valid('param').id);
+    const { db } = c.get('services');
+    const tenantId = c.get('principal').tenantId;
+    const row = await findDataModel(db, tenantId, c.req.valid('param').id);
     if (!row) throw notFound('Data model');
+    const templates = await templatesOfModel(db, tenantId, row.id);
     return c.json(
       {
         ...toDataModelResponse(row),
         parentConfig: row.parentConfig ? toDataModelResponse(row.parentConfig) : null,
         extensions: row.extensions.map(toDataModelResponse),
-        renderTemplates: [],
+        renderTemplates: templates.map(toRenderTemplateResponse),
       },
       200,
     );
@@ -137,7 +144,13 @@ export const registerDataModelRoutes = (app: OpenAPIHono<AppEnv>) => {
     return c.json(toDataModelResponse(row), 200);
   });
   app.openapi(deleteRoute, async (c) => {
-    await deleteDataModel(c.get('services').db, c.get('principal').tenantId, c.req.valid('param').id);
+    const { db } = c.get('services');
+    const tenantId = c.get('principal').tenantId;
+    const { id } = c.req.valid('param');
+    const templates = await templatesOfModel(db, tenantId, id);
+    await deleteDataModel(db, tenantId, id);
+    // The cascade removed the template rows; their stored content goes best-effort.
+    await deleteContentBestEffort(templateDeps(c), templates);
     return c.body(null, 204);
   });
 };

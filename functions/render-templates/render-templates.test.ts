@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
+import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+
+const DPP_070 = 'ca3frzta22f7lblxntvw6ukuh';
+let t: TestApp;
+let storage: StorageHarness;
+let token: string;
+let tokenB: string;
+let storageId: string;
+
+beforeAll(async () => {
+  storage = await startStorage('local', { ALLOWED_UPLOAD_TYPES: 'image/png,image/jpeg,image/webp,application/pdf,text/html' });
+  t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
+  [token, tokenB] = await Promise.all([t.token('tenantA'), t.token('tenantB')]);
+  const instance = await t.call('POST', '/api/v1/services', {
+    token,
+    body: {
+      serviceType: 'STORAGE',
+      adapterType: 'STORAGE_ADAPTER',
+      name: 'Real storage',
+      isPrimary: true,
+      config: { baseUrl: storage.url, apiKey: API_KEY, publicBucket: 'documents', privateBucket: 'files' },
+    },
+  });
+  storageId = instance.body.id;
+});
+afterAll(async () => {
+  await t.close();
+  await storage.close();
+});
+
+const body = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Passport card',
+  dataModelId: DPP_070,
+  renderMethodType: 'RenderTemplate2024',
+  template: '<style>h1{color:#234}</style><h1>{{credentialSubject.name}}</h1><script>alert(1)</script><img src="x" onerror="alert(1)">',
+  ...overrides,
+});
+const create = (b: unknown, tok = token) => t.call('POST', '/api/v1/render-templates', { token: tok, body: b });
+const stored = async (url: string) => {
+  const res = await fetch(url);
+  return { status: res.status, text: await res.text() };
+};
+
+describe('render templates', () => {
+  it('sanitises, stores the content in the storage service, and records where (digest included)', async () => {
+    const res = await create(body());
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ renderMethodType: 'RenderTemplate2024', inline: false, mediaType: 'text/html', mediaQuery: null, isDefault: false, storageServiceInstanceId: storageId, digestMultibase: expect.stringMatching(/^zQm/) });
+    expect(res.body.storageUrl).toMatch(new RegExp(`^${storage.url}/api/v4/documents/[0-9a-f-]{36}\\.html$`));
+    const content = await stored(res.body.storageUrl);
+    expect(content.text).toContain('{{credentialSubject.name}}');
+    expect(content.text).toContain('<style>');
+    expect(content.text).not.toMatch(/<script|onerror/);
+    const model = await t.call('GET', `/api/v1/data-models/${DPP_070}`, { token });
+    expect(model.body.renderTemplates.map((r: { id: string }) => r.id)).toContain(res.body.id);
+  });
+
+  it('one default per data model: a new default demotes the previous one', async () => {
+    const first = (await create(body({ name: 'First', isDefault: true }))).body;
+    const second = (await create(body({ name: 'Second', isDefault: true }))).body;
+    expect(second.isDefault).toBe(true);
+    expect((await t.call('GET', `/api/v1/render-templates/${first.id}`, { token })).body.isDefault).toBe(false);
+    const back = await t.call('PATCH', `/api/v1/render-templates/${first.id}`, { token, body: { isDefault: true } });
+    expect(back.body.isDefault).toBe(true);
+    expect((await t.call('GET', `/api/v1/render-templates/${second.id}`, { token })).body.isDefault).toBe(false);
+  });
+
+  it('PATCH replaces content (old content deleted), resets mediaType and clears mediaQuery with null', async () => {
+    const made = (await create(body({ mediaType: 'text/html', mediaQuery: '(max-width: 600px)' }))).body;
+    const res = await t.call('PATCH', `/api/v1/render-templates/${made.id}`, {
+      token,
+      body: { template: '<p>{{name}} v2</p>', mediaType: null, mediaQuery: null, name: 'Renamed' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Renamed', mediaType: 'text/html', mediaQuery: null });
+    expect(res.body.storageUrl).not.toBe(made.storageUrl);
+    expect((await stored(res.body.storageUrl)).text).toBe('<p>{{name}} v2</p>');
+    expect((await stored(made.storageUrl)).status).toBe(404);
+  });
+
+  it('DELETE removes the record and the stored content; deleting a data model cascades', async () => {
+    const made = (await create(body())).body;
+    expect((await t.call('DELETE', `/api/v1/render-templates/${made.id}`, { token })).status).toBe(204);
+    expect((await t.call('GET', `/api/v1/render-templates/${made.id}`, { token })).status).toBe(404);
+    expect((await stored(made.storageUrl)).status).toBe(404);
+    const ext = (await t.call('POST', '/api/v1/data-models', {
+      token,
+      body: { name: 'Ext', credentialType: 'Ext', version: '0.7.0', parentConfigId: DPP_070, schemaUrl: 'https://s.example.com/s.json', contextUrl: 'https://s.example.com/c' },
+    })).body;
+    const tpl = (await create(body({ dataModelId: ext.id }))).body;
+    expect((await t.call('DELETE', `/api/v1/data-models/${ext.id}`, { token })).status).toBe(204);
+    expect((await t.call('GET', `/api/v1/render-templates/${tpl.id}`, { token })).status).toBe(404);
+    expect((await stored(tpl.storageUrl)).status).toBe(404);
+  });
+
+  it('WebRenderingTemplate2022 has no inline/mediaType/mediaQuery', async () => {
+    const ok = await create(body({ renderMethodType: 'WebRenderingTemplate2022' }));
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ inline: null, mediaType: null, mediaQuery: null });
+    for (const field of ['inline', 'mediaType', 'mediaQuery']) {
+      const res = await create(body({ renderMethodType: 'WebRenderingTemplate2022', [field]: field === 'inline' ? true : 'x' }));
+      expect(res.status, field).toBe(400);
+      expect(res.body.error).toMatch(new RegExp(`^${field}: only RenderTemplate2024`));
+    }
+    const patch = await t.call('PATCH', `/api/v1/render-templates/${ok.body.id}`, { token, body: { inline: true } });
+    expect(patch.status).toBe(400);
+  });
+
+  it('400s: server-managed fields, empty template, unknown type, storageOptions-only PATCH, immutable type', async () => {
+    for (const [b, error] of [
+      [body({ storageUrl: 'https://x' }), /^storageUrl: is server-managed/],
+      [body({ digestMultibase: 'zQm' }), /^digestMultibase: is server-managed/],
+      [body({ hash: 'ab' }), /^hash: is server-managed/],
+      [body({ template: '' }), /^template: /],
+      [body({ template: '   ' }), /^template: /],
+      [body({ renderMethodType: 'Handlebars' }), /^renderMethodType: must be one of/],
+      [body({ name: ' ' }), /^name: /],
+    ] as const) {
+      const res = await create(b);
+      expect(res.status, JSON.stringify(b)).toBe(400);
+      expect(res.body.error).toMatch(error);
+    }
+    const made = (await create(body())).body;
+    for (const [b, error] of [
+      [{ storageOptions: { serviceInstanceId: storageId } }, /at least one of/],
+      [{ template: '' }, /^template: /],
+      [{ renderMethodType: 'WebRenderingTemplate2022' }, /^renderMethodType: is immutable/],
+      [{ digestMultibase: 'x', name: 'y' }, /^digestMultibase: /],
+    ] as const) {
+      const res = await t.call('PATCH', `/api/v1/render-templates/${made.id}`, { token, body: b });
+      expect(res.status, JSON.stringify(b)).toBe(400);
+      expect(res.body.error).toMatch(error);
+    }
+  });
+
+  it('404 names the failed lookup; storage resolution precedes the template lookup', async () => {
+    const noModel = await create(body({ dataModelId: 'nope' }));
+    expect(noModel.status).toBe(404);
+    expect(noModel.body.error).toMatch(/^dataModelId: /);
+    const noStorage = await create(body({ storageOptions: { serviceInstanceId: 'nope' } }));
+    expect(noStorage.status).toBe(404);
+    expect(noStorage.body.error).toMatch(/^storageOptions\.serviceInstanceId: /);
+    const both = await t.call('PATCH', '/api/v1/render-templates/nope', { token, body: { template: '<p>x</p>', storageOptions: { serviceInstanceId: 'nope' } } });
+    expect(both.status).toBe(404);
+    expect(both.body.error).toMatch(/^storageOptions\.serviceInstanceId: /);
+  });
+
+  it('security: 401 without a token; another tenant’s template and storage instance are 404s like missing ones', async () => {
+    const made = (await create(body())).body;
+    expect((await t.call('GET', '/api/v1/render-templates')).status).toBe(401);
+    expect((await t.call('POST', '/api/v1/render-templates', { body: body() })).status).toBe(401);
+    for (const [method, b] of [['GET'], ['PATCH', { name: 'stolen' }], ['DELETE']] as const) {
+      const foreign = await t.call(method, `/api/v1/render-templates/${made.id}`, { token: tokenB, body: b });
+      const missing = await t.call(method, '/api/v1/render-templates/nope', { token: tokenB, body: b });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual(missing.body);
+    }
+    const foreignStorage = await create(body({ storageOptions: { serviceInstanceId: storageId } }), tokenB);
+    const missingStorage = await create(body({ storageOptions: { serviceInstanceId: 'nope' } }), tokenB);
+    expect(foreignStorage.status).toBe(404);
+    expect(foreignStorage.body).toEqual(missingStorage.body);
+    expect((await t.call('GET', `/api/v1/render-templates/${made.id}`, { token })).body.name).toBe('Passport card');
+    expect((await stored(made.storageUrl)).status).toBe(200);
+  });
+});

@@ -1,0 +1,82 @@
+import { z } from '@hono/zod-openapi';
+import type { RenderTemplateRow } from '../../core/render-templates/template-repository.ts';
+import { ownershipFlag } from '../../core/tenancy/visibility.ts';
+import { RENDER_METHOD_TYPES } from '../../db/schema/index.ts';
+import { bool, idText, nonBlankText, text } from '../platform/fields.ts';
+
+export const RenderTemplateSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    dataModelId: z.string(),
+    renderMethodType: z.enum(RENDER_METHOD_TYPES),
+    isDefault: z.boolean(),
+    inline: z.boolean().nullable(),
+    mediaType: z.string().nullable(),
+    mediaQuery: z.string().nullable(),
+    storageServiceInstanceId: z.string().nullable(),
+    storageUrl: z.string(),
+    digestMultibase: z.string(),
+    isSystemDefault: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('RenderTemplate');
+
+const serverManaged = () => z.unknown().refine((v) => v === undefined, 'is server-managed and cannot be sent').optional();
+const managed = { storageUrl: serverManaged(), digestMultibase: serverManaged(), hash: serverManaged() };
+const storageOptions = () =>
+  z.object({ serviceInstanceId: idText().optional() }, { error: 'must be an object' }).openapi({ description: 'Storage instance (default: the tenant’s primary)' });
+const template = () => nonBlankText().openapi({ description: 'HTML with {{placeholders}}; sanitised, then stored in the storage service' });
+
+export const CreateRenderTemplateBody = z
+  .object({
+    name: nonBlankText(),
+    dataModelId: idText(),
+    renderMethodType: z.enum(RENDER_METHOD_TYPES, {
+      error: (i) => (i.input === undefined ? 'is required' : `must be one of ${RENDER_METHOD_TYPES.join(', ')}`),
+    }),
+    template: template(),
+    isDefault: bool().optional(),
+    inline: bool().optional(),
+    mediaType: nonBlankText().nullish().openapi({ description: 'RenderTemplate2024 only; default text/html (null = omitted)' }),
+    mediaQuery: text().nullish().openapi({ description: 'RenderTemplate2024 only (null = omitted)' }),
+    storageOptions: storageOptions().optional(),
+    ...managed,
+  })
+  .openapi('CreateRenderTemplate');
+
+export const UpdateRenderTemplateBody = z
+  .object({
+    name: nonBlankText().optional(),
+    template: template().optional(),
+    isDefault: bool().optional(),
+    inline: bool().optional(),
+    mediaType: nonBlankText().nullable().optional().openapi({ description: 'null resets to text/html' }),
+    mediaQuery: text().nullable().optional().openapi({ description: 'null clears' }),
+    storageOptions: storageOptions().optional().openapi({ description: 'Read only together with template' }),
+    renderMethodType: z.unknown().refine((v) => v === undefined, 'is immutable').optional(),
+    dataModelId: z.unknown().refine((v) => v === undefined, 'is immutable').optional(),
+    ...managed,
+  })
+  .openapi('UpdateRenderTemplate');
+export const PATCHABLE = ['name', 'template', 'isDefault', 'inline', 'mediaType', 'mediaQuery'];
+
+export const TemplateIdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+
+export const toRenderTemplateResponse = (row: RenderTemplateRow): z.infer<typeof RenderTemplateSchema> => ({
+  id: row.id,
+  name: row.name,
+  dataModelId: row.dataModelId,
+  renderMethodType: row.renderMethodType,
+  isDefault: row.isDefault,
+  inline: row.inline,
+  mediaType: row.mediaType,
+  mediaQuery: row.mediaQuery,
+  storageServiceInstanceId: row.storageServiceInstanceId,
+  storageUrl: row.storageUrl,
+  digestMultibase: row.digestMultibase,
+  ...ownershipFlag(row),
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
