@@ -5,3 +5,4 @@ export * from './master-data.ts';
 export * from './identifier-links.ts';
 export * from './data-models.ts';
 export * from './render-templates.ts';
+export * from './conformity-catalogue.ts';
