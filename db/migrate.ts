@@ -6,6 +6,11 @@ import { readText, type EnvSource } from '../core/settings/env-readers.ts';
 import { readSystemServices, type SystemServiceDefinition } from '../core/settings/system-services.ts';
 import { connectDatabase } from './client.ts';
 import { applySystemSeed } from './seed/apply-system-seed.ts';
+import { applySchemeDocuments, loadSchemeDocument } from '../core/conformity/scheme-document.ts';
+import { DEFAULT_USER_AGENT, readUserAgent } from '../core/net/fetcher.ts';
+import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
+import { readAllowPrivateUrls } from '../core/settings/fetch-settings.ts';
+import { SYSTEM_TENANT_ID } from './system-tenant.ts';
 import { readSystemSeedFile, seedFileError } from './seed/system-seed-file.ts';
 import { assertEncryptionKeyMatches, seedSystemDefaults } from './seed-system.ts';
 
@@ -19,6 +24,9 @@ export interface PrepareOptions {
   systemServices: SystemServiceDefinition[];
   /** SYSTEM_SEED_FILE: system registrars, schemes and qualifiers to upsert (unset: none). */
   seedFile?: string;
+  /** FETCH_ALLOW_PRIVATE_URLS, for conformity scheme documents named by URL in the seed file. */
+  allowPrivateUrls?: boolean;
+  userAgent?: string;
 }
 
 /**
@@ -39,6 +47,15 @@ export const prepareDatabase = async (options: PrepareOptions): Promise<void> =>
   const { seedFile } = options;
   // A bad seed file fails boot before the database is touched.
   const seed = seedFile === undefined ? undefined : await readSystemSeedFile(seedFile);
+  const fetcher = createGuardedFetch({ allowPrivate: options.allowPrivateUrls ?? false, userAgent: options.userAgent ?? DEFAULT_USER_AGENT });
+  const conformitySchemes: Awaited<ReturnType<typeof loadSchemeDocument>>[] = [];
+  for (const source of seed?.conformitySchemes ?? []) {
+    try {
+      conformitySchemes.push(await loadSchemeDocument(source, fetcher));
+    } catch (error) {
+      throw seedFileError(seedFile!, `conformitySchemes: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   const { db, close } = connectDatabase(options.databaseUrl, { max: 1 });
   try {
     await db.execute(sql`select pg_advisory_lock(${STARTUP_LOCK})`);
@@ -48,6 +65,7 @@ export const prepareDatabase = async (options: PrepareOptions): Promise<void> =>
       await assertEncryptionKeyMatches(tx, box);
       await seedSystemDefaults(tx, box, options.systemServices);
       if (seed) await applySystemSeed(tx, seed, (problem) => seedFileError(seedFile!, problem));
+      await applySchemeDocuments(tx, SYSTEM_TENANT_ID, conformitySchemes);
     });
   } finally {
     await db.execute(sql`select pg_advisory_unlock(${STARTUP_LOCK})`).catch(() => {});
@@ -66,5 +84,7 @@ export const startUpDatabase = async (env: EnvSource, databaseUrl: string, dataE
     dataEncryptionKey,
     systemServices: readSystemServices(env),
     seedFile: readText(env, 'SYSTEM_SEED_FILE'),
+    allowPrivateUrls: readAllowPrivateUrls(env, () => {}),
+    userAgent: readUserAgent(env.RI_HTTP_USER_AGENT),
   });
 };

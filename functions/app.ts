@@ -13,6 +13,7 @@ import { productsApp } from './products/index.ts';
 import { servicesApp } from './services/index.ts';
 import { dataModelsApp } from './data-models/index.ts';
 import { renderTemplatesApp } from './render-templates/index.ts';
+import { cvcApp } from './cvc/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 
@@ -32,6 +33,7 @@ const apiGroups = {
   '/services': servicesApp,
   '/data-models': dataModelsApp,
   '/render-templates': renderTemplatesApp,
+  '/cvc': cvcApp,
 } as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */

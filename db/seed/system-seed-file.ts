@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.ts';
 import { publicUrlProblem } from '../../core/net/public-url.ts';
@@ -60,7 +61,13 @@ const registrar = z.strictObject({
 });
 
 export const systemSeedSchema = z
-  .strictObject({ registrars: z.array(registrar) })
+  .strictObject({
+    registrars: z.array(registrar),
+    /** UNTP ConformityScheme documents for the system conformity catalogue: files (relative to this file) or URLs. */
+    conformitySchemes: z
+      .array(z.union([z.strictObject({ file: nonBlank }), z.strictObject({ url: httpUrl })], { error: 'must be { "file": path } or { "url": URL }' }))
+      .default([]),
+  })
   .superRefine((seed, ctx) => {
     // Ids are unique per kind across the whole file (they are primary keys).
     const seen = new Map<string, string>();
@@ -104,5 +111,9 @@ export const readSystemSeedFile = async (path: string): Promise<SystemSeed> => {
     const [issue] = parsed.error.issues;
     throw seedFileError(path, `${issuePath(issue!.path) || 'file'}: ${issue!.message}`);
   }
-  return parsed.data;
+  const base = dirname(path);
+  return {
+    ...parsed.data,
+    conformitySchemes: parsed.data.conformitySchemes.map((s) => ('file' in s ? { file: resolve(base, s.file) } : s)),
+  };
 };

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
@@ -33,6 +33,8 @@ const example = JSON.parse(readFileSync(EXAMPLE, 'utf8'));
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'css-seed-'));
+  // The example seed names its conformity scheme document by a path relative to the seed file.
+  await copyFile(new URL('./conformity-scheme.example.json', import.meta.url).pathname, join(dir, 'conformity-scheme.example.json'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
