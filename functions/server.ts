@@ -6,6 +6,7 @@ import { readWebSettings } from '../core/settings/web-settings.ts';
 import { connectDatabase } from '../db/client.ts';
 import { readUserAgent } from '../core/net/fetcher.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
+import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
 import { startUpDatabase } from '../db/migrate.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './services.ts';
@@ -22,6 +23,10 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
   const app = buildApp(staticServices(services));
   const server = serve({ fetch: app.fetch, port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
   services.logger.info('Web API listening', { port, url: settings.appUrl });
+  // System render templates need the storage service, which may start after us: best-effort, in the background.
+  void seedSystemTemplates({ db: database.db, box: services.secretBox, fetcher, logger: services.logger, allowPrivateUrls: settings.allowPrivateUrls })
+    .then((created) => created > 0 && services.logger.info('System render templates stored', { created }))
+    .catch((error) => services.logger.warn('System render templates not seeded', { error: String(error) }));
   return {
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -59,6 +59,8 @@ const storage = startStorageServer(
 const stackEnv = {
   ...env,
   SYSTEM_STORAGE_BASE_URL: env.SYSTEM_STORAGE_BASE_URL ?? `http://localhost:${STORAGE_PORT}`,
+  // The local storage service (and local upstream doubles) live on loopback; production keeps the guard on.
+  FETCH_ALLOW_PRIVATE_URLS: env.FETCH_ALLOW_PRIVATE_URLS ?? 'true',
   SYSTEM_STORAGE_API_KEY: env.SYSTEM_STORAGE_API_KEY ?? STORAGE_API_KEY,
   RI_DATABASE_URL: env.RI_DATABASE_URL ?? postgres.adminUrl,
   RI_APP_URL: APP_URL,
