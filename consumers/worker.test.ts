@@ -70,6 +70,22 @@ describe('worker start and stop', () => {
       expect(tables[0]!.n).toBe(1);
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
+
+      // A second start over the same queues (a restart) must come up too: policies are fixed at creation.
+      await writeFile(heartbeat, '');
+      const again = run('consumers/worker.ts', { ...base, RI_DATABASE_URL: database.url, WORKER_HEARTBEAT_PATH: heartbeat });
+      try {
+        let beat: string | undefined;
+        for (let i = 0; i < 150 && !beat; i++) {
+          beat = (await readFile(heartbeat, 'utf8').catch(() => '')) || undefined;
+          if (!beat) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(beat, again.stderr()).toBeDefined();
+        again.child.kill('SIGTERM');
+        expect(await again.exited).toBe(0);
+      } finally {
+        again.child.kill('SIGKILL');
+      }
     } finally {
       worker.child.kill('SIGKILL');
       await database.drop();

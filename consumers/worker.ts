@@ -39,9 +39,11 @@ export const startWorker = async (env: NodeJS.ProcessEnv, logger: Logger): Promi
   });
   await boss.start();
   const existing = new Set((await boss.getQueues()).map((q) => q.name));
-  for (const { name, ...policy } of queueDefinitions(settings)) {
-    if (existing.has(name)) await boss.updateQueue(name, policy);
-    else await boss.createQueue(name, policy);
+  for (const { name, ...options } of queueDefinitions(settings)) {
+    // pg-boss fixes a queue's policy at creation; later starts update only its retry and expiry settings.
+    const { policy: _fixed, ...settable } = options;
+    if (existing.has(name)) await boss.updateQueue(name, settable);
+    else await boss.createQueue(name, options);
   }
 
   const beat = async () => {
