@@ -1,5 +1,17 @@
+import { createRequire } from 'node:module';
 import createDOMPurify from 'dompurify';
-import { JSDOM } from 'jsdom';
+import type { JSDOM as JSDOMType } from 'jsdom';
+
+/**
+ * jsdom brings its own undici, which on load installs itself as the process-wide fetch dispatcher
+ * (Node's built-in fetch then sends through it and refuses requests it used to send, such as the OIDC
+ * token exchange). So: let Node's fetch create its own dispatcher first, load jsdom, and put Node's back.
+ */
+const LEGACY_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+void fetch('data:,').catch(() => {});
+const nodeDispatcher = (globalThis as Record<symbol, unknown>)[LEGACY_DISPATCHER];
+const { JSDOM } = createRequire(import.meta.url)('jsdom') as { JSDOM: typeof JSDOMType };
+if (nodeDispatcher) (globalThis as Record<symbol, unknown>)[LEGACY_DISPATCHER] = nodeDispatcher;
 
 /**
  * Render-template HTML sanitising: DOMPurify on a jsdom window (on linkedom it silently does nothing).
