@@ -1,24 +1,22 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { eq } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client.ts';
 import { facilities, facilitySecondaryIdentifiers, organisations } from '../../db/schema/index.ts';
-import { notFound } from '../errors.ts';
-import { createId } from '../ids.ts';
 import { identifierWithScheme, secondaryIdentifiersWithScheme } from '../master-data/identifier-relations.ts';
 import {
-  assertOwnIdentifiers,
-  assertPrimariesDistinct,
-  assertPrimariesFree,
-  assertPrimaryFree,
-  assertRefsConsistent,
-  referencedIdentifiers,
-} from '../master-data/identifier-refs.ts';
+  createMasterRecords,
+  deleteMasterRecord,
+  listMasterRecords,
+  updateMasterRecord,
+  type MasterKind,
+} from '../master-data/master-record.ts';
 import { lockOwnRecords } from '../master-data/own-records.ts';
-import { selectPage } from '../master-data/page-query.ts';
-import { searchCondition } from '../master-data/search.ts';
-import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
-import { translatePrimaryRace } from '../master-data/unique-primary.ts';
 
-const KIND = 'facility';
+const FACILITY: MasterKind<typeof facilities> = {
+  label: 'Facility',
+  kind: 'facility',
+  table: facilities,
+  secondary: facilitySecondaryIdentifiers,
+};
 export type FacilityRow = typeof facilities.$inferSelect;
 
 export interface FacilityInput {
@@ -38,98 +36,48 @@ export interface FacilityPatch {
   secondaryIdentifierIds?: string[];
 }
 
-const own = (tenantId: string, id: string) => and(eq(facilities.id, id), eq(facilities.tenantId, tenantId));
-
-const organisationRefs = (items: { operatingOrganisationId?: string | null }[], prefix: (i: number) => string) =>
-  items.flatMap((item, i) =>
-    item.operatingOrganisationId ? [{ field: `${prefix(i)}operatingOrganisationId`, id: item.operatingOrganisationId }] : [],
+/** Operating organisations must be the tenant's own (404 naming the field), locked for the write. */
+const lockOperators = (tx: Queryable, tenantId: string, items: { operatingOrganisationId?: string | null }[], prefix: (i: number) => string) =>
+  lockOwnRecords(
+    tx,
+    organisations,
+    tenantId,
+    items.flatMap((item, i) => (item.operatingOrganisationId ? [{ field: `${prefix(i)}operatingOrganisationId`, id: item.operatingOrganisationId }] : [])),
+    'organisation',
+    {},
   );
 
-/** Creates every facility or none (references checked first, one transaction). */
-export const createFacilities = async (db: Database, tenantId: string, items: FacilityInput[]) => {
-  items.forEach((item, i) => assertRefsConsistent(item, `[${i}].`));
-  assertPrimariesDistinct(items, KIND);
-  const rows = items.map(({ secondaryIdentifierIds: _, ...item }) => ({ ...item, id: createId(), tenantId }));
-  try {
-    await db.transaction(async (tx) => {
-      await lockOwnRecords(tx, organisations, tenantId, organisationRefs(items, (i) => `[${i}].`), 'organisation', {});
-      await assertOwnIdentifiers(tx, tenantId, items.flatMap((item, i) => referencedIdentifiers(item, `[${i}].`)));
-      await assertPrimariesFree(tx, facilities, KIND, items);
-      await tx.insert(facilities).values(rows);
-      await insertSecondaryIdentifiers(
-        tx,
-        facilitySecondaryIdentifiers,
-        items.map((item, i) => ({ ownerId: rows[i]!.id, ids: item.secondaryIdentifierIds })),
-      );
-    });
-  } catch (error) {
-    throw translatePrimaryRace(error, KIND);
-  }
-  return rows.map((r) => r.id);
-};
+/** Creates every facility or none. */
+export const createFacilities = (db: Database, tenantId: string, items: FacilityInput[]) =>
+  createMasterRecords(db, FACILITY, tenantId, items, (tx) => lockOperators(tx, tenantId, items, (i) => `[${i}].`).then(() => {}));
 
-/** The tenant's facilities, newest first, each with its secondary identifier ids. */
-export const listFacilities = async (
+export const listFacilities = (
   db: Database,
   tenantId: string,
   filter: { search?: string; organisationId?: string },
   page: { limit: number; offset: number },
-) => {
-  const where = and(
-    eq(facilities.tenantId, tenantId),
-    filter.organisationId ? eq(facilities.operatingOrganisationId, filter.organisationId) : undefined,
-    filter.search ? searchCondition(filter.search, tenantId, facilities, facilitySecondaryIdentifiers) : undefined,
+) =>
+  listMasterRecords(
+    db,
+    FACILITY,
+    tenantId,
+    [filter.organisationId ? eq(facilities.operatingOrganisationId, filter.organisationId) : undefined],
+    filter.search,
+    page,
   );
-  const { rows, total } = await selectPage(db, facilities, where, [desc(facilities.createdAt), desc(facilities.id)], page, Boolean(filter.search));
-  const secondary = await secondaryIdsByOwner(db, facilitySecondaryIdentifiers, rows.map((r) => r.id));
-  return {
-    rows: rows.map((row) => ({ ...row, secondaryIdentifierIds: secondary.get(row.id) ?? [] })),
-    total,
-  };
-};
 
 /** Facilities by id with identifiers (scheme and registrar included) and operating organisation. */
 export const findFacilities = (db: Database, tenantId: string, ids: string[]) =>
   db.query.facilities.findMany({
     where: (f, { and, eq, inArray }) => and(eq(f.tenantId, tenantId), inArray(f.id, ids)),
-    with: {
-      primaryIdentifier: identifierWithScheme,
-      secondaryIdentifiers: secondaryIdentifiersWithScheme,
-      operatingOrganisation: true,
-    },
+    with: { primaryIdentifier: identifierWithScheme, secondaryIdentifiers: secondaryIdentifiersWithScheme, operatingOrganisation: true },
   });
 
-export const findFacility = async (db: Database, tenantId: string, id: string) => {
-  const [row] = await findFacilities(db, tenantId, [id]);
-  return row;
-};
+export const findFacility = async (db: Database, tenantId: string, id: string) => (await findFacilities(db, tenantId, [id]))[0];
 
-/** Applies a PATCH (stated fields only; the nullable ones clear with null), re-checking every rule. */
-export const updateFacility = async (db: Database, tenantId: string, id: string, patch: FacilityPatch) => {
-  try {
-    await db.transaction(async (tx) => {
-      const [current] = await tx.select().from(facilities).where(own(tenantId, id)).for('update');
-      if (!current) throw notFound('Facility');
-      const secondaryIds =
-        patch.secondaryIdentifierIds ?? (await secondaryIdsByOwner(tx, facilitySecondaryIdentifiers, [id])).get(id) ?? [];
-      const primary = patch.primaryIdentifierId === undefined ? current.primaryIdentifierId : patch.primaryIdentifierId;
-      assertRefsConsistent({ primaryIdentifierId: primary, secondaryIdentifierIds: secondaryIds });
-      await lockOwnRecords(tx, organisations, tenantId, organisationRefs([patch], () => ''), 'organisation', {});
-      await assertOwnIdentifiers(tx, tenantId, referencedIdentifiers(patch));
-      if (patch.primaryIdentifierId) {
-        await assertPrimaryFree(tx, facilities, KIND, patch.primaryIdentifierId, 'primaryIdentifierId', id);
-      }
-      const { secondaryIdentifierIds, ...columns } = patch;
-      await tx.update(facilities).set({ ...columns, updatedAt: new Date() }).where(own(tenantId, id));
-      if (secondaryIdentifierIds) await replaceSecondaryIdentifiers(tx, facilitySecondaryIdentifiers, id, secondaryIdentifierIds);
-    });
-  } catch (error) {
-    throw translatePrimaryRace(error, KIND);
-  }
-};
+/** PATCH: stated fields only; the nullable ones clear with null; every rule re-checked. */
+export const updateFacility = (db: Database, tenantId: string, id: string, patch: FacilityPatch) =>
+  updateMasterRecord(db, FACILITY, tenantId, id, patch, (tx) => lockOperators(tx, tenantId, [patch], () => '').then(() => {}));
 
 /** Deletes one of the tenant's facilities; products made there keep existing with the reference cleared. */
-export const deleteFacility = async (db: Database, tenantId: string, id: string): Promise<void> => {
-  const deleted = await db.delete(facilities).where(own(tenantId, id)).returning({ id: facilities.id });
-  if (deleted.length === 0) throw notFound('Facility');
-};
+export const deleteFacility = (db: Database, tenantId: string, id: string) => deleteMasterRecord(db, FACILITY, tenantId, id);

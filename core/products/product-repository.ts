@@ -1,26 +1,13 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { and, eq } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client.ts';
 import { facilities, organisations, products, productSecondaryIdentifiers, type ProductLevel } from '../../db/schema/index.ts';
 import { conflict, notFound } from '../errors.ts';
-import { createId } from '../ids.ts';
 import { identifierWithScheme, secondaryIdentifiersWithScheme } from '../master-data/identifier-relations.ts';
-import {
-  assertOwnIdentifiers,
-  assertPrimariesDistinct,
-  assertPrimariesFree,
-  assertPrimaryFree,
-  assertRefsConsistent,
-  referencedIdentifiers,
-} from '../master-data/identifier-refs.ts';
+import { createMasterRecords, listMasterRecords, updateMasterRecord, type MasterKind } from '../master-data/master-record.ts';
 import { lockOwnRecords } from '../master-data/own-records.ts';
-import { selectPage } from '../master-data/page-query.ts';
-import { searchCondition } from '../master-data/search.ts';
-import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner } from '../master-data/secondary-identifiers.ts';
-import { translatePrimaryRace } from '../master-data/unique-primary.ts';
-import type { Queryable } from '../../db/client.ts';
 import { assertHierarchy } from './hierarchy.ts';
 
-const KIND = 'product';
+const PRODUCT: MasterKind<typeof products> = { label: 'Product', kind: 'product', table: products, secondary: productSecondaryIdentifiers };
 export type ProductRow = typeof products.$inferSelect;
 
 interface References {
@@ -58,33 +45,17 @@ const lockReferences = async (tx: Queryable, tenantId: string, items: References
 
 /** Creates every product or none: the hierarchy and every reference are checked per item first. */
 export const createProducts = async (db: Database, tenantId: string, items: ProductInput[]) => {
-  items.forEach((item, i) => assertRefsConsistent(item, `[${i}].`));
-  assertPrimariesDistinct(items, KIND);
-  // A MODEL with a parent is wrong whatever the parent is: say so before looking anything up.
+  // A MODEL with a parent, or a BATCH without one, is wrong whatever exists: say so before any lookup.
   items.forEach((item, i) => {
     if (!item.parentId) assertHierarchy(item.level, null, `[${i}].parentId`);
     else if (item.level === 'MODEL') assertHierarchy('MODEL', 'MODEL', `[${i}].parentId`);
   });
-  const rows = items.map(({ secondaryIdentifierIds: _, ...item }) => ({ ...item, id: createId(), tenantId }));
-  try {
-    await db.transaction(async (tx) => {
-      const parents = await lockReferences(tx, tenantId, items, (i) => `[${i}].`);
-      items.forEach((item, i) => {
-        if (item.parentId) assertHierarchy(item.level, parents.get(item.parentId)!.level, `[${i}].parentId`);
-      });
-      await assertOwnIdentifiers(tx, tenantId, items.flatMap((item, i) => referencedIdentifiers(item, `[${i}].`)));
-      await assertPrimariesFree(tx, products, KIND, items);
-      await tx.insert(products).values(rows);
-      await insertSecondaryIdentifiers(
-        tx,
-        productSecondaryIdentifiers,
-        items.map((item, i) => ({ ownerId: rows[i]!.id, ids: item.secondaryIdentifierIds })),
-      );
+  return createMasterRecords(db, PRODUCT, tenantId, items, async (tx) => {
+    const parents = await lockReferences(tx, tenantId, items, (i) => `[${i}].`);
+    items.forEach((item, i) => {
+      if (item.parentId) assertHierarchy(item.level, parents.get(item.parentId)!.level, `[${i}].parentId`);
     });
-  } catch (error) {
-    throw translatePrimaryRace(error, KIND);
-  }
-  return rows.map((r) => r.id);
+  });
 };
 
 export interface ProductFilter {
@@ -96,22 +67,20 @@ export interface ProductFilter {
 }
 
 /** The tenant's products, newest first, each with its secondary identifier ids. */
-export const listProducts = async (db: Database, tenantId: string, filter: ProductFilter, page: { limit: number; offset: number }) => {
-  const where = and(
-    eq(products.tenantId, tenantId),
-    filter.level ? eq(products.level, filter.level) : undefined,
-    filter.parentId ? eq(products.parentId, filter.parentId) : undefined,
-    filter.organisationId ? eq(products.producedByOrganisationId, filter.organisationId) : undefined,
-    filter.facilityId ? eq(products.manufacturingFacilityId, filter.facilityId) : undefined,
-    filter.search ? searchCondition(filter.search, tenantId, products, productSecondaryIdentifiers) : undefined,
+export const listProducts = (db: Database, tenantId: string, filter: ProductFilter, page: { limit: number; offset: number }) =>
+  listMasterRecords(
+    db,
+    PRODUCT,
+    tenantId,
+    [
+      filter.level ? eq(products.level, filter.level) : undefined,
+      filter.parentId ? eq(products.parentId, filter.parentId) : undefined,
+      filter.organisationId ? eq(products.producedByOrganisationId, filter.organisationId) : undefined,
+      filter.facilityId ? eq(products.manufacturingFacilityId, filter.facilityId) : undefined,
+    ],
+    filter.search,
+    page,
   );
-  const { rows, total } = await selectPage(db, products, where, [desc(products.createdAt), desc(products.id)], page, Boolean(filter.search));
-  const secondary = await secondaryIdsByOwner(db, productSecondaryIdentifiers, rows.map((r) => r.id));
-  return {
-    rows: rows.map((row) => ({ ...row, secondaryIdentifierIds: secondary.get(row.id) ?? [] })),
-    total,
-  };
-};
 
 /** Products by id with identifiers, producing organisation, manufacturing facility and parent. */
 export const findProducts = (db: Database, tenantId: string, ids: string[]) =>
@@ -136,31 +105,13 @@ export const findProduct = async (db: Database, tenantId: string, id: string) =>
  * producedByOrganisationId, manufacturingFacilityId and primaryIdentifierId clear with null; the
  * hierarchy is re-checked against the product's level.
  */
-export const updateProduct = async (db: Database, tenantId: string, id: string, patch: ProductPatch) => {
-  try {
-    await db.transaction(async (tx) => {
-      const [current] = await tx.select().from(products).where(own(tenantId, id)).for('update');
-      if (!current) throw notFound('Product');
-      const secondaryIds =
-        patch.secondaryIdentifierIds ?? (await secondaryIdsByOwner(tx, productSecondaryIdentifiers, [id])).get(id) ?? [];
-      const primary = patch.primaryIdentifierId === undefined ? current.primaryIdentifierId : patch.primaryIdentifierId;
-      assertRefsConsistent({ primaryIdentifierId: primary, secondaryIdentifierIds: secondaryIds });
-      if (patch.parentId === null) assertHierarchy(current.level, null, 'parentId');
-      if (patch.parentId && current.level === 'MODEL') assertHierarchy('MODEL', 'MODEL', 'parentId');
-      const parents = await lockReferences(tx, tenantId, [patch], () => '');
-      if (patch.parentId) assertHierarchy(current.level, parents.get(patch.parentId)!.level, 'parentId');
-      await assertOwnIdentifiers(tx, tenantId, referencedIdentifiers(patch));
-      if (patch.primaryIdentifierId) {
-        await assertPrimaryFree(tx, products, KIND, patch.primaryIdentifierId, 'primaryIdentifierId', id);
-      }
-      const { secondaryIdentifierIds, ...columns } = patch;
-      await tx.update(products).set({ ...columns, updatedAt: new Date() }).where(own(tenantId, id));
-      if (secondaryIdentifierIds) await replaceSecondaryIdentifiers(tx, productSecondaryIdentifiers, id, secondaryIdentifierIds);
-    });
-  } catch (error) {
-    throw translatePrimaryRace(error, KIND);
-  }
-};
+export const updateProduct = (db: Database, tenantId: string, id: string, patch: ProductPatch) =>
+  updateMasterRecord(db, PRODUCT, tenantId, id, patch, async (tx, current) => {
+    if (patch.parentId === null) assertHierarchy(current.level, null, 'parentId');
+    if (patch.parentId && current.level === 'MODEL') assertHierarchy('MODEL', 'MODEL', 'parentId');
+    const parents = await lockReferences(tx, tenantId, [patch], () => '');
+    if (patch.parentId) assertHierarchy(current.level, parents.get(patch.parentId)!.level, 'parentId');
+  });
 
 /**
  * Deletion table: a MODEL with BATCH children is blocked (409, nothing removed); a BATCH with ITEM
