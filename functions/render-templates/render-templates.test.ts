@@ -95,6 +95,15 @@ describe('render templates', () => {
     expect((await stored(tpl.storageUrl)).status).toBe(404);
   });
 
+  it('create treats null mediaType and mediaQuery as omitted; the list filters by data model', async () => {
+    const made = await create(body({ mediaType: null, mediaQuery: null, dataModelId: 'cj3s37lt6pvh56ggspr9upt5m' }));
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ mediaType: 'text/html', mediaQuery: null, inline: false });
+    const list = await t.call('GET', '/api/v1/render-templates?dataModelId=cj3s37lt6pvh56ggspr9upt5m', { token });
+    expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([made.body.id]);
+    expect((await t.call('GET', '/api/v1/render-templates?dataModelId=a&dataModelId=b', { token })).status).toBe(400);
+  });
+
   it('WebRenderingTemplate2022 has no inline/mediaType/mediaQuery', async () => {
     const ok = await create(body({ renderMethodType: 'WebRenderingTemplate2022' }));
     expect(ok.status).toBe(201);
