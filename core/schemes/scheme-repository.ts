@@ -6,6 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation, violatedConstraint } from '..
 import { ApiError, conflict } from '../errors.ts';
 import { assertUsableServiceInstance, serviceInstanceNotFound } from '../service-instances/visible-instance.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
+import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 
 export type SchemeRow = typeof identifierSchemes.$inferSelect;
 export interface QualifierInput {
@@ -91,6 +92,7 @@ export const createScheme = async (db: Database, tenantId: string, input: Scheme
   const { qualifiers, ...fields } = input;
   return writeScheme(db, async (tx) => {
     await lockVisibleRegistrar(tx, tenantId, input.registrarId);
+    await assertPrimaryKeyNotSystem(tx, tenantId, input.registrarId, input.primaryKey);
     if (fields.idrServiceInstanceId) {
       await assertUsableServiceInstance(tx, tenantId, fields.idrServiceInstanceId, 'IDR', IDR_FIELD);
     }
@@ -114,7 +116,8 @@ export const updateScheme = async (db: Database, tenantId: string, id: string, p
       .from(identifierSchemes)
       .where(and(eq(identifierSchemes.id, id), visibleTo(identifierSchemes.tenantId, tenantId)))
       .for('no key update');
-    assertWritable(row, tenantId, 'Identifier scheme');
+    const current = assertWritable(row, tenantId, 'Identifier scheme');
+    if (fields.primaryKey !== undefined) await assertPrimaryKeyNotSystem(tx, tenantId, current.registrarId, fields.primaryKey);
     if (fields.idrServiceInstanceId) {
       await assertUsableServiceInstance(tx, tenantId, fields.idrServiceInstanceId, 'IDR', IDR_FIELD);
     }
@@ -161,6 +164,21 @@ const lockVisibleRegistrar = async (tx: Queryable, tenantId: string, id: string)
     .where(and(eq(registrars.id, id), visibleTo(registrars.tenantId, tenantId)))
     .for('key share');
   if (!registrar) throw registrarNotFound();
+};
+
+/**
+ * primaryKey is unique per registrar within a tenant (the database's constraint); on a system
+ * registrar a tenant also cannot take a primaryKey a system scheme holds. Other tenants' schemes never
+ * count, so a 409 reveals nothing about them.
+ */
+const assertPrimaryKeyNotSystem = async (tx: Queryable, tenantId: string, registrarId: string, primaryKey: string) => {
+  if (tenantId === SYSTEM_TENANT_ID) return;
+  const [system] = await tx
+    .select({ id: identifierSchemes.id })
+    .from(identifierSchemes)
+    .where(and(eq(identifierSchemes.registrarId, registrarId), eq(identifierSchemes.primaryKey, primaryKey), eq(identifierSchemes.tenantId, SYSTEM_TENANT_ID)))
+    .limit(1);
+  if (system) throw primaryKeyTaken();
 };
 
 const insertQualifiers = async (tx: Queryable, schemeId: string, qualifiers: QualifierInput[]) => {

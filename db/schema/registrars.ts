@@ -23,7 +23,11 @@ export const registrars = pgTable(
   (t) => [index('registrars_tenant_created_idx').on(t.tenantId, t.createdAt)],
 );
 
-/** An identifier scheme of a registrar (e.g. GTIN). primaryKey is unique per registrar. */
+/**
+ * An identifier scheme of a registrar (e.g. GTIN). primaryKey is unique per registrar within a tenant
+ * (tenants sharing a system registrar never see each other's schemes), and a tenant cannot take a
+ * primaryKey a system scheme of that registrar holds (checked by the repository and the seed).
+ */
 export const identifierSchemes = pgTable(
   'identifier_schemes',
   {
@@ -44,7 +48,7 @@ export const identifierSchemes = pgTable(
     ...timestamps,
   },
   (t) => [
-    unique('identifier_schemes_registrar_primary_key_uq').on(t.registrarId, t.primaryKey),
+    unique('identifier_schemes_registrar_primary_key_uq').on(t.registrarId, t.primaryKey, t.tenantId),
     index('identifier_schemes_tenant_idx').on(t.tenantId),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, eq, inArray, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { ConfigError } from '../../core/errors.ts';
 import { isUniqueViolation } from '../../core/db-errors.ts';
@@ -120,6 +120,14 @@ const upsertScheme = async (
     linkTemplate: identifierSchemes.linkTemplate,
     idrServiceInstanceId: identifierSchemes.idrServiceInstanceId,
   };
+  // Any tenant's scheme holding this primaryKey under the registrar blocks the seed (tenants may not
+  // share a primaryKey with a system scheme of the same registrar).
+  const [holder] = await db
+    .select({ id: identifierSchemes.id })
+    .from(identifierSchemes)
+    .where(and(eq(identifierSchemes.registrarId, input.registrarId), eq(identifierSchemes.primaryKey, input.primaryKey), ne(identifierSchemes.id, input.id)))
+    .limit(1);
+  if (holder) throw fail(`${at}.primaryKey: "${input.primaryKey}" is already used by another scheme of registrar "${input.registrarId}"`);
   let row: { id: string } | undefined;
   try {
     [row] = await db

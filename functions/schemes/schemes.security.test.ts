@@ -115,6 +115,25 @@ describe('tenant isolation', () => {
   });
 });
 
+describe('primaryKey uniqueness under a shared system registrar', () => {
+  it("another tenant's scheme never blocks (or reveals itself through) a primaryKey; a system scheme's primaryKey does", async () => {
+    const registrar = await insertRegistrar(t.db, SYSTEM_TENANT_ID, 'Shared Registrar');
+    const body = (primaryKey: string) => gtinBody(registrar.id, { primaryKey, qualifiers: [] });
+    expect((await t.call('POST', '/api/v1/schemes', { token: tokenA, body: body('77') })).status).toBe(201);
+    expect((await t.call('POST', '/api/v1/schemes', { token: tokenB, body: body('77') })).status).toBe(201);
+    const again = await t.call('POST', '/api/v1/schemes', { token: tokenB, body: body('77') });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('SCHEME_PRIMARY_KEY_EXISTS');
+    await insertScheme(t.db, { tenantId: SYSTEM_TENANT_ID, registrarId: registrar.id, primaryKey: '88' });
+    const system = await t.call('POST', '/api/v1/schemes', { token: tokenA, body: body('88') });
+    expect(system.status).toBe(409);
+    expect(system.body.code).toBe('SCHEME_PRIMARY_KEY_EXISTS');
+    const own = (await t.call('POST', '/api/v1/schemes', { token: tokenA, body: body('99') })).body;
+    const renamed = await t.call('PATCH', `/api/v1/schemes/${own.id}`, { token: tokenA, body: { primaryKey: '88' } });
+    expect(renamed.status).toBe(409);
+  });
+});
+
 describe('system default schemes', () => {
   it('are readable by every tenant but cannot be changed or deleted (403), and stay as they were', async () => {
     const registrar = await insertRegistrar(t.db, SYSTEM_TENANT_ID, 'System GS1');

@@ -1,0 +1,2 @@
+ALTER TABLE "identifier_schemes" DROP CONSTRAINT "identifier_schemes_registrar_primary_key_uq";--> statement-breakpoint
+ALTER TABLE "identifier_schemes" ADD CONSTRAINT "identifier_schemes_registrar_primary_key_uq" UNIQUE("registrar_id","primary_key","tenant_id");
