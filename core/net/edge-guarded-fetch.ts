@@ -1,7 +1,36 @@
-import { GuardedFetchError, type Fetcher, type GuardOptions } from './fetcher.ts';
+import { GuardedFetchError, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
 import { publicUrlProblem } from './public-url.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** The body, refused as soon as it (or its declared length) passes the cap, without buffering the rest. */
+const readCapped = async (res: Response, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> => {
+  const tooLarge = () => new GuardedFetchError('too-large', `Response larger than ${maxBytes} bytes`);
+  if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = res.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+};
 
 /**
  * The guarded fetch for edge runtimes, where DNS cannot be resolved or pinned from code: every hop's
@@ -32,12 +61,20 @@ export const createEdgeGuardedFetch = (options: GuardOptions): Fetcher => {
       const location = res.headers.get('location');
       if (REDIRECTS.has(res.status) && location) {
         if (redirects >= maxRedirects) throw new GuardedFetchError('too-many-redirects', `More than ${maxRedirects} redirects`);
-        url = new URL(location, url).href;
-        if (res.status === 303) request = { ...request, method: 'GET', body: undefined };
+        await res.body?.cancel();
+        const next = new URL(location, url);
+        request = redirectedRequest(request, res.status, new URL(url), next);
+        url = next.href;
         continue;
       }
-      const body = new Uint8Array(await res.arrayBuffer());
-      if (body.byteLength > maxBytes) throw new GuardedFetchError('too-large', `Response larger than ${maxBytes} bytes`);
+      let body: Uint8Array<ArrayBuffer>;
+      try {
+        body = await readCapped(res, maxBytes);
+      } catch (error) {
+        if (error instanceof GuardedFetchError) throw error;
+        if (signal.aborted) throw new GuardedFetchError('timeout', `No answer within ${timeoutMs} ms`);
+        throw new GuardedFetchError('network', String(error));
+      }
       return new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, headers: res.headers });
     }
   };

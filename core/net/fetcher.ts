@@ -28,12 +28,38 @@ export interface GuardOptions {
 
 export const DEFAULT_USER_AGENT = 'CredentialSupportService/1.0 (+https://github.com/uncefact)';
 
-/** RI_HTTP_USER_AGENT: non-blank Latin-1 text without control characters, else the built-in value. */
+/**
+ * RI_HTTP_USER_AGENT: non-blank Latin-1 text without control characters; unset or blank uses the
+ * built-in value (the spec's rule for every worker setting).
+ */
 export const readUserAgent = (value: string | undefined): string => {
-  if (value === undefined) return DEFAULT_USER_AGENT;
+  if (value === undefined || value.trim() === '') return DEFAULT_USER_AGENT;
   // biome-ignore lint: control characters are exactly what is being refused.
-  if (value.trim() === '' || /[^\x20-\x7e\xa0-\xff]/.test(value)) {
+  if (/[^\x20-\x7e\xa0-\xff]/.test(value)) {
     throw new Error('RI_HTTP_USER_AGENT must be non-blank Latin-1 text without control characters');
   }
   return value;
+};
+
+/** Headers that carry credentials: never forwarded when a redirect leaves the original origin. */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key'];
+
+/**
+ * The request for the next hop of a redirect: 303 (and 301/302 after a POST) become a GET without a
+ * body, and a hop to another origin drops the credential headers, as browsers' fetch does.
+ */
+export const redirectedRequest = (init: RequestInit, status: number, from: URL, to: URL): RequestInit => {
+  let next: RequestInit = init;
+  if (status === 303 || ((status === 301 || status === 302) && (init.method ?? 'GET').toUpperCase() === 'POST')) {
+    const headers = new Headers(init.headers);
+    headers.delete('content-type');
+    headers.delete('content-length');
+    next = { ...next, method: 'GET', body: undefined, headers };
+  }
+  if (from.origin !== to.origin) {
+    const headers = new Headers(next.headers);
+    for (const name of CREDENTIAL_HEADERS) headers.delete(name);
+    next = { ...next, headers };
+  }
+  return next;
 };

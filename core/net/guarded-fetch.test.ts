@@ -2,10 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedFetchError, readUserAgent } from './fetcher.ts';
+import { createEdgeGuardedFetch } from './edge-guarded-fetch.ts';
 import { createGuardedFetch } from './guarded-fetch.ts';
 
 let server: Server;
+let other: Server;
 let base: string;
+let otherBase: string;
 const seen: { path: string; ua?: string }[] = [];
 
 beforeAll(async () => {
@@ -23,6 +26,23 @@ beforeAll(async () => {
       return res.end();
     }
     if (req.url === '/big') return res.end('x'.repeat(5000));
+    if (req.url === '/big-undeclared') {
+      res.write('x'.repeat(800));
+      return res.end('x'.repeat(800));
+    }
+    if (req.url === '/headers') return res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization ?? null, key: req.headers['x-api-key'] ?? null, ua: req.headers['user-agent'] }));
+    if (req.url === '/same-origin') {
+      res.writeHead(307, { location: '/headers' });
+      return res.end();
+    }
+    if (req.url === '/cross-origin') {
+      res.writeHead(307, { location: `${otherBase}/headers` });
+      return res.end();
+    }
+    if (req.url === '/see-other') {
+      res.writeHead(303, { location: '/headers' });
+      return res.end();
+    }
     if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000);
     if (req.url === '/echo' && req.method === 'POST') {
       let body = '';
@@ -33,8 +53,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // A second origin (another port) that echoes what reached it.
+  other = createServer((req, res) => res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization ?? null, key: req.headers['x-api-key'] ?? null, ua: req.headers['user-agent'] })));
+  await new Promise<void>((done) => other.listen(0, '127.0.0.1', () => done()));
+  otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((done) => server.close(() => done())));
+afterAll(async () => {
+  await new Promise<void>((done) => other.close(() => done()));
+  server.closeAllConnections();
+  await new Promise<void>((done) => server.close(() => done()));
+});
 
 const allowed = createGuardedFetch({ allowPrivate: true, userAgent: 'css-test/1', maxBytes: 1000, timeoutMs: 500 });
 const guarded = createGuardedFetch({ allowPrivate: false, userAgent: 'css-test/1' });
@@ -109,11 +137,45 @@ describe('guarded fetch', () => {
     expect(await refusal(allowed('not a url'))).toBe('bad-url');
   });
 
-  it('RI_HTTP_USER_AGENT must be non-blank Latin-1 without control characters', () => {
+  it('RI_HTTP_USER_AGENT must be Latin-1 without control characters; unset or blank uses the built-in value', () => {
     expect(readUserAgent(undefined)).toMatch(/CredentialSupportService/);
-    expect(readUserAgent('Acme/2.0')).toBe('Acme/2.0');
-    expect(() => readUserAgent('  ')).toThrow();
+    expect(readUserAgent('  ')).toBe(readUserAgent(undefined));
+    expect(readUserAgent('Acme/2.0 (café)')).toBe('Acme/2.0 (café)');
     expect(() => readUserAgent('bad\nagent')).toThrow();
     expect(() => readUserAgent('emoji 🚀')).toThrow();
+  });
+});
+
+describe.each([
+  ['Node (DNS-pinned)', createGuardedFetch],
+  ['edge (URL-checked)', createEdgeGuardedFetch],
+])('%s guarded fetch: shared rules', (_name, make) => {
+  const open = make({ allowPrivate: true, userAgent: 'css-test/2', maxBytes: 1000, timeoutMs: 500 });
+  const closed = make({ allowPrivate: false, userAgent: 'css-test/2' });
+  const credentials = { authorization: 'Bearer secret-token', 'x-api-key': 'secret-key' };
+
+  it('keeps credentials on a same-origin redirect and drops them when a redirect leaves the origin', async () => {
+    expect(await (await open(`${base}/same-origin`, { headers: credentials })).json()).toEqual({ method: 'GET', auth: 'Bearer secret-token', key: 'secret-key', ua: 'css-test/2' });
+    expect(await (await open(`${base}/cross-origin`, { headers: credentials })).json()).toEqual({ method: 'GET', auth: null, key: null, ua: 'css-test/2' });
+  });
+
+  it('a 303 after a POST continues as a GET without the body', async () => {
+    const res = await open(`${base}/see-other`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(await res.json()).toMatchObject({ method: 'GET' });
+  });
+
+  it('at most three redirects; size cap with and without a declared length; timeout', async () => {
+    expect(await (await open(`${base}/hops/3`)).text()).toBe('arrived');
+    expect(await refusal(open(`${base}/hops/4`))).toBe('too-many-redirects');
+    expect(await refusal(open(`${base}/big`))).toBe('too-large');
+    expect(await refusal(open(`${base}/big-undeclared`))).toBe('too-large');
+    expect(await refusal(open(`${base}/slow`))).toBe('timeout');
+  });
+
+  it('refuses loopback, private literals and local names when private URLs are not allowed', async () => {
+    for (const url of [`${base}/plain`, 'http://localhost:1/', 'http://[::1]/', 'http://10.0.0.1/', 'http://[::ffff:10.0.0.1]/', 'http://2130706433/']) {
+      expect(await refusal(closed(url)), url).toBe('blocked-address');
+    }
+    expect(await refusal(closed('file:///etc/passwd'))).toBe('bad-url');
   });
 });

@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import ipaddr from 'ipaddr.js';
 import { isPublicAddress, publicUrlProblem } from './public-url.ts';
-import { GuardedFetchError, type Fetcher, type GuardOptions } from './fetcher.ts';
+import { GuardedFetchError, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -109,10 +109,9 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
       const location = answer.headers.get('location');
       if (REDIRECTS.has(answer.status) && location) {
         if (redirects >= maxRedirects) throw new GuardedFetchError('too-many-redirects', `More than ${maxRedirects} redirects`);
-        url = new URL(location, url);
-        if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && request.method === 'POST')) {
-          request = { ...request, method: 'GET', body: undefined };
-        }
+        const next = new URL(location, url);
+        request = redirectedRequest(request, answer.status, url, next);
+        url = next;
         continue;
       }
       return new Response(answer.status === 204 || answer.status === 304 ? null : (answer.body as Uint8Array<ArrayBuffer>), {
