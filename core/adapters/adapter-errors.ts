@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { GuardedFetchError } from '../net/fetcher.ts';
 
 /**
@@ -40,4 +41,25 @@ export const callUpstream = async (
   if (res.ok) return res;
   const message = await upstreamMessage(res);
   throw new AdapterError(res.status >= 500 ? 'unavailable' : 'rejected', service, message, res.status);
+};
+
+/**
+ * A 2xx answer's JSON body in the shape the contract promises. Anything else (not JSON, wrong shape)
+ * is the upstream failing, not our payload being refused: `unavailable`, like a bad gateway.
+ */
+export const upstreamJson = async <T>(service: AdapterError['service'], res: Response, schema: z.ZodType<T>): Promise<T> => {
+  const text = await res.text().catch(() => '');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AdapterError('unavailable', service, `${service} service answered with a body that is not JSON`, res.status);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+    throw new AdapterError('unavailable', service, `${service} service answered with an unexpected body (${where}${issue.message})`, res.status);
+  }
+  return parsed.data;
 };

@@ -28,30 +28,49 @@ const idr = () => createIdrAdapter({ baseUrl: url, apiKey: 'k', apiVersion: '4.0
 const vc = () => createVcAdapter({ baseUrl: url, apiKey: 'k', apiVersion: '1.0.0' }, fetcher);
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e) => e);
 
-describe('adapters facing malformed or slow upstream answers', () => {
-  it('storage: a 201 without uri, without a digest, or not JSON at all is rejected', async () => {
-    for (const body of ['not json', '{"hash":"abc"}', '{"uri":"https://x/y.json"}', '{"uri":"https://x/y.json","hash":"zz"}']) {
+describe('adapters facing malformed or slow upstream answers: the upstream failed (unavailable), nothing was refused', () => {
+  it('storage: a 201 without uri, without a digest, without the decryptionKey of a private upload, or not JSON at all', async () => {
+    for (const body of ['not json', '[]', '{"hash":"abc"}', '{"uri":"https://x/y.json"}', '{"uri":"https://x/y.json","hash":"zz"}', '{"uri":7,"digestMultibase":"zQm1"}']) {
       reply = { status: 201, body };
-      expect(await failure(storage().storeJson({ a: 1 }, { encrypt: false })), body).toMatchObject({ kind: 'rejected' });
+      expect(await failure(storage().storeJson({ a: 1 }, { encrypt: false })), body).toMatchObject({ kind: 'unavailable', service: 'STORAGE' });
     }
     reply = { status: 201, body: '{"uri":"https://x/y.json","digestMultibase":"zQm1"}' };
-    expect(await failure(storage().storeJson({ a: 1 }, { encrypt: true }))).toMatchObject({ kind: 'rejected', message: expect.stringContaining('decryptionKey') });
+    expect(await failure(storage().storeJson({ a: 1 }, { encrypt: true }))).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('decryptionKey') });
+    reply = { status: 201, body: '{"uri":"https://x/y.json","digestMultibase":"zQm1"}', delayMs: 1000 };
+    expect(await failure(storage().storeJson({ a: 1 }, { encrypt: false }))).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('300 ms') });
   });
 
-  it('VC: an issue answer that is not an enveloped credential is rejected', async () => {
-    for (const body of ['{}', '{"verifiableCredential":{"type":"VerifiableCredential","id":"urn:x"}}', '{"verifiableCredential":{"type":"EnvelopedVerifiableCredential","id":"data:application/vc+jwt,notajws"}}']) {
+  it('VC: answers that are not JSON or not the contract shape, and timeouts', async () => {
+    for (const body of ['{}', 'oops', '{"verifiableCredential":{"type":"VerifiableCredential","id":"urn:x"}}', '{"verifiableCredential":{"type":"EnvelopedVerifiableCredential","id":"data:application/vc+jwt,notajws"}}', '{"verifiableCredential":{"type":"EnvelopedVerifiableCredential","id":"data:application/vc+jwt,a.%%%.c"}}']) {
       reply = { status: 201, body };
-      expect(await failure(vc().issue({ type: ['VerifiableCredential'] })), body).toMatchObject({ kind: 'rejected' });
+      expect(await failure(vc().issue({ type: ['VerifiableCredential'] })), body).toMatchObject({ kind: 'unavailable', service: 'VC' });
     }
+    for (const body of ['yes', '{"verified":"true"}', '[]']) {
+      reply = { status: 200, body };
+      expect(await failure(vc().verify({ '@context': [], type: 'EnvelopedVerifiableCredential', id: 'data:application/vc+jwt,a.b.c' })), body).toMatchObject({ kind: 'unavailable' });
+    }
+    reply = { status: 200, body: '{"revoked":0}' };
+    expect(await failure(vc().checkStatus({ id: 'x', type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListIndex: 1, statusListCredential: 'https://x' }, 'did:web:x'))).toMatchObject({ kind: 'unavailable' });
+    reply = { status: 200, body: '[{"did":"not-a-did","keys":[]}]' };
+    expect(await failure(vc().listDids())).toMatchObject({ kind: 'unavailable' });
+    reply = { status: 200, body: '[]', delayMs: 1000 };
+    expect(await failure(vc().listDids())).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('300 ms') });
   });
 
-  it('IDR: a publish the resolver then does not list is rejected; timeouts and 5xx are unavailable', async () => {
-    reply = { status: 200, body: '[]' };
-    const published = failure(
-      idr().publishLinks({ namespace: 'gs1', identificationKeyType: '01', identificationKey: '1', description: 'd', links: [{ linkType: 'untp:dpp', title: 't', targetUrl: 'https://e.com', mimeType: 'text/html', context: 'au' }] }),
-    );
-    expect(await published).toMatchObject({ kind: 'rejected' });
+  it('IDR: a publish the resolver then does not list, link answers that are not links, timeouts and 5xx', async () => {
+    const publish = () =>
+      idr().publishLinks({ namespace: 'gs1', identificationKeyType: '01', identificationKey: '1', description: 'd', links: [{ linkType: 'untp:dpp', title: 't', targetUrl: 'https://e.com', mimeType: 'text/html', context: 'au' }] });
+    for (const body of ['[]', '{}', 'not json', '[{"linkType":"untp:dpp"}]']) {
+      reply = { status: 200, body };
+      expect(await failure(publish()), body).toMatchObject({ kind: 'unavailable', service: 'IDR' });
+    }
+    for (const body of ['"link"', '{"linkId":"x"}', '<html/>']) {
+      reply = { status: 200, body };
+      expect(await failure(idr().getLink('x')), body).toMatchObject({ kind: 'unavailable' });
+    }
     reply = { status: 200, body: '{}', delayMs: 1000 };
+    expect(await failure(idr().describe())).toMatchObject({ kind: 'unavailable' });
+    reply = { status: 200, body: '{"name":"no root"}' };
     expect(await failure(idr().describe())).toMatchObject({ kind: 'unavailable' });
     reply = { status: 502, body: '<html>bad gateway</html>' };
     expect(await failure(storage().delete('x', { encrypted: false }))).toMatchObject({ kind: 'unavailable', status: 502 });

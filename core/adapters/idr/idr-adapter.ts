@@ -1,5 +1,18 @@
+import { z } from 'zod';
 import type { Fetcher } from '../../net/fetcher.ts';
-import { AdapterError, callUpstream } from '../adapter-errors.ts';
+import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
+
+/** A stored response as the resolver answers it: the variant fields plus its `linkId`. */
+const StoredLink = z.looseObject({
+  linkId: z.string().min(1),
+  linkType: z.string(),
+  title: z.string(),
+  targetUrl: z.string(),
+  mimeType: z.string(),
+  context: z.string(),
+  active: z.boolean().optional(),
+});
+const Description = z.looseObject({ resolverRoot: z.string() });
 
 /** IDR_ADAPTER config (validated by `core/service-instances/adapter-configs.ts`). */
 export interface IdrConfig {
@@ -102,17 +115,17 @@ export const createIdrAdapter = (config: IdrConfig, fetcher: Fetcher): IdrAdapte
         identificationKey: registration.identificationKey,
         ...(registration.qualifierPath && registration.qualifierPath !== '/' ? { qualifierPath: registration.qualifierPath } : {}),
       });
-      const stored = (await (await json('GET', `/resolver/links?${query}`)).json()) as IdrLink[];
+      const stored = (await upstreamJson('IDR', await json('GET', `/resolver/links?${query}`), z.array(StoredLink))) as (IdrLink & { linkId: string })[];
       return responses.map((link) => {
         const match = stored.find((s) => s.active !== false && sameTarget(s, link));
-        if (!match?.linkId) throw new AdapterError('rejected', 'IDR', 'The resolver accepted the links but does not list them');
+        if (!match) throw new AdapterError('unavailable', 'IDR', 'The resolver accepted the links but does not list them');
         return { ...link, linkId: match.linkId };
       });
     },
 
     async getLink(linkId) {
       try {
-        const link = (await (await json('GET', `/resolver/links/${encodeURIComponent(linkId)}`)).json()) as IdrLink;
+        const link = (await upstreamJson('IDR', await json('GET', `/resolver/links/${encodeURIComponent(linkId)}`), StoredLink)) as IdrLink;
         return link.active === false ? undefined : link;
       } catch (error) {
         if (isAbsent(error)) return undefined;
@@ -133,7 +146,7 @@ export const createIdrAdapter = (config: IdrConfig, fetcher: Fetcher): IdrAdapte
     },
 
     async describe() {
-      return (await (await json('GET', '/.well-known/resolver')).json()) as Record<string, unknown>;
+      return upstreamJson('IDR', await json('GET', '/.well-known/resolver'), Description);
     },
   };
 };

@@ -65,6 +65,12 @@ describe('storage adapter', () => {
     const rejected = await wrongKey.storeJson({ a: 1 }, { encrypt: false }).catch((e) => e);
     expect(rejected).toBeInstanceOf(AdapterError);
     expect(rejected).toMatchObject({ kind: 'rejected', status: 401, message: expect.stringMatching(/^Invalid API key/) });
+    const id = crypto.randomUUID();
+    await createStorageAdapter(config(), fetcher).storeJson({ a: 1 }, { encrypt: false, id });
+    const duplicate = await createStorageAdapter(config(), fetcher).storeJson({ a: 2 }, { encrypt: false, id }).catch((e) => e);
+    expect(duplicate).toMatchObject({ kind: 'rejected', status: 409, message: expect.stringMatching(/already exists/) });
+    const badBucket = await createStorageAdapter(config({ publicBucket: 'no-such-bucket' }), fetcher).storeJson({ a: 1 }, { encrypt: false }).catch((e) => e);
+    expect(badBucket).toMatchObject({ kind: 'rejected', status: 400, message: expect.stringMatching(/^Invalid bucket/) });
     const missing = await createStorageAdapter(config(), fetcher).delete(crypto.randomUUID(), { encrypted: false }).catch((e) => e);
     expect(missing).toMatchObject({ kind: 'rejected', status: 404 });
     const down = createStorageAdapter(config({ baseUrl: 'http://127.0.0.1:1' }), fetcher);

@@ -2,7 +2,16 @@ import { base58btc } from 'multiformats/bases/base58';
 import { create as createDigest } from 'multiformats/hashes/digest';
 import { hexToBytes } from '../../crypto/encoding.ts';
 import type { Fetcher } from '../../net/fetcher.ts';
-import { AdapterError, callUpstream } from '../adapter-errors.ts';
+import { z } from 'zod';
+import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
+
+/** What an upload answers: 4.x `digestMultibase`, 3.x hex `hash`, and a `decryptionKey` for private uploads. */
+const UploadAnswer = z.object({
+  uri: z.string().min(1),
+  digestMultibase: z.string().min(2).optional(),
+  hash: z.string().optional(),
+  decryptionKey: z.string().min(1).optional(),
+});
 
 /** STORAGE_ADAPTER config (validated by `core/service-instances/adapter-configs.ts`). */
 export interface StorageConfig {
@@ -39,16 +48,13 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher): S
   const auth: Record<string, string> = config.apiKey ? { 'x-api-key': config.apiKey } : {};
 
   const read = async (res: Response, encrypt: boolean): Promise<StoredDocument> => {
-    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    const uri = body.uri;
-    if (typeof uri !== 'string' || uri === '') throw new AdapterError('rejected', 'STORAGE', 'Storage service answered without a uri');
-    let digest = typeof body.digestMultibase === 'string' ? body.digestMultibase : undefined;
-    if (!digest && typeof body.hash === 'string' && /^[0-9a-f]{64}$/i.test(body.hash)) digest = hexHashToMultibase(body.hash);
-    if (!digest) throw new AdapterError('rejected', 'STORAGE', 'Storage service answered without an integrity value');
-    if (encrypt && typeof body.decryptionKey !== 'string') {
-      throw new AdapterError('rejected', 'STORAGE', 'Storage service answered an encrypted upload without a decryptionKey');
+    const body = await upstreamJson('STORAGE', res, UploadAnswer);
+    const digest = body.digestMultibase ?? (body.hash && /^[0-9a-f]{64}$/i.test(body.hash) ? hexHashToMultibase(body.hash) : undefined);
+    if (!digest) throw new AdapterError('unavailable', 'STORAGE', 'Storage service answered without an integrity value (digestMultibase or hex hash)');
+    if (encrypt && !body.decryptionKey) {
+      throw new AdapterError('unavailable', 'STORAGE', 'Storage service answered an encrypted upload without a decryptionKey');
     }
-    return { uri, digestMultibase: digest, ...(encrypt ? { decryptionKey: body.decryptionKey as string } : {}) };
+    return { uri: body.uri, digestMultibase: digest, ...(encrypt ? { decryptionKey: body.decryptionKey } : {}) };
   };
 
   const bucketFor = (encrypt: boolean) => (encrypt ? config.privateBucket : config.publicBucket);

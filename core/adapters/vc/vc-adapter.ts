@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { Fetcher } from '../../net/fetcher.ts';
-import { AdapterError, callUpstream } from '../adapter-errors.ts';
+import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
 
 /** VC_ADAPTER config (validated by `core/service-instances/adapter-configs.ts`). */
 export interface VcConfig {
@@ -49,12 +50,46 @@ export interface VcAdapter {
   checkStatus(entry: StatusEntry, issuerDid: string): Promise<{ revoked: boolean }>;
 }
 
+const malformed = (what: string) => new AdapterError('unavailable', 'VC', `The VC service returned ${what}`);
+
 const decodePayload = (enveloped: EnvelopedCredential): Record<string, unknown> => {
   const jwt = enveloped.id.slice(enveloped.id.indexOf(',') + 1);
   const payload = jwt.split('.')[1];
-  if (!payload) throw new AdapterError('rejected', 'VC', 'The VC service returned a credential that is not a compact JWS');
-  const bytes = Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-  return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+  if (!payload) throw malformed('a credential that is not a compact JWS');
+  try {
+    const bytes = Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+    const decoded: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    if (decoded && typeof decoded === 'object' && !Array.isArray(decoded)) return decoded as Record<string, unknown>;
+  } catch {}
+  throw malformed('a credential whose JWS payload is not a JSON object');
+};
+
+/** The contract's answer shapes (contracts/vckit.md), checked before anything is read from them. */
+const Answers = {
+  issued: z.looseObject({
+    verifiableCredential: z.looseObject({ '@context': z.unknown(), type: z.literal('EnvelopedVerifiableCredential'), id: z.string().startsWith('data:application/') }),
+  }),
+  verified: z.looseObject({
+    verified: z.boolean(),
+    document: z.record(z.string(), z.unknown()).optional(),
+    error: z.looseObject({ message: z.string(), errorCode: z.string().optional() }).optional(),
+  }),
+  did: z.looseObject({
+    did: z.string().startsWith('did:'),
+    alias: z.string().optional(),
+    controllerKeyId: z.string().optional(),
+    keys: z.array(z.looseObject({ kid: z.string(), type: z.string(), publicKeyHex: z.string() })),
+  }),
+  resolved: z.looseObject({ didDocument: z.record(z.string(), z.unknown()).nullable().optional() }),
+  statusEntry: z.looseObject({
+    id: z.string(),
+    type: z.literal('BitstringStatusListEntry'),
+    statusPurpose: z.string(),
+    statusListIndex: z.number(),
+    statusListCredential: z.string(),
+  }),
+  status: z.looseObject({ revoked: z.boolean() }),
+  any: z.unknown(),
 };
 
 const REFUSAL = /^(invalid_argument|not_found|invalid_setup):|must include|not found|already exists/i;
@@ -62,16 +97,16 @@ const REFUSAL = /^(invalid_argument|not_found|invalid_setup):|must include|not f
 /** VCkit client: `/v2/credentials/issue` for signing, `/agent/<method>` for DIDs, verification and status. */
 export const createVcAdapter = (config: VcConfig, fetcher: Fetcher): VcAdapter => {
   const base = config.baseUrl.replace(/\/+$/, '');
-  const post = async <T>(path: string, body: unknown): Promise<T> => {
+  const post = async <T>(path: string, body: unknown, answer: z.ZodType<T>): Promise<T> => {
+    let res: Response;
     try {
-      const res = await callUpstream('VC', () =>
+      res = await callUpstream('VC', () =>
         fetcher(`${base}${path}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         }),
       );
-      return (await res.json()) as T;
     } catch (error) {
       // VCkit answers 500 for refusals too; its `code: detail` messages tell them from failures.
       if (error instanceof AdapterError && error.status === 500 && REFUSAL.test(error.message)) {
@@ -79,61 +114,60 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher): VcAdapter =
       }
       throw error;
     }
+    return upstreamJson('VC', res, answer);
   };
   const notFound = (error: unknown) => error instanceof AdapterError && /not found|not_found/i.test(error.message);
 
   return {
     async issue(credential) {
-      const body = await post<{ verifiableCredential?: EnvelopedCredential }>('/v2/credentials/issue', {
-        credential,
-        options: { proofFormat: 'EnvelopingProofJose' },
-      });
-      const enveloped = body.verifiableCredential;
-      if (enveloped?.type !== 'EnvelopedVerifiableCredential' || !enveloped.id?.startsWith('data:application/')) {
-        throw new AdapterError('rejected', 'VC', 'The VC service did not return an enveloped credential');
-      }
+      const body = await post('/v2/credentials/issue', { credential, options: { proofFormat: 'EnvelopingProofJose' } }, Answers.issued);
+      const enveloped = body.verifiableCredential as EnvelopedCredential;
       return { enveloped, decoded: decodePayload(enveloped) };
     },
     verify: (enveloped, options = {}) =>
-      post<VerifyResult>('/agent/routeVerificationCredential', {
-        credential: enveloped,
-        fetchRemoteContexts: true,
-        policies: { credentialStatus: options.checkStatus ?? true },
-      }),
+      post(
+        '/agent/routeVerificationCredential',
+        { credential: enveloped, fetchRemoteContexts: true, policies: { credentialStatus: options.checkStatus ?? true } },
+        Answers.verified,
+      ),
     createDid: (alias) =>
-      post<ManagedDid>('/agent/didManagerCreate', { alias, provider: 'did:web', kms: 'local', options: { keyType: 'Ed25519' } }),
+      post('/agent/didManagerCreate', { alias, provider: 'did:web', kms: 'local', options: { keyType: 'Ed25519' } }, Answers.did),
     async getDid(did) {
       try {
-        return await post<ManagedDid>('/agent/didManagerGet', { did });
+        return await post('/agent/didManagerGet', { did }, Answers.did);
       } catch (error) {
         if (notFound(error)) return undefined;
         throw error;
       }
     },
-    listDids: () => post<ManagedDid[]>('/agent/didManagerFind', {}),
+    listDids: () => post('/agent/didManagerFind', {}, z.array(Answers.did)),
     async deleteDid(did) {
       try {
-        await post('/agent/didManagerDelete', { did });
+        await post('/agent/didManagerDelete', { did }, Answers.any);
       } catch (error) {
         if (!notFound(error)) throw error;
       }
     },
     async resolveDocument(did) {
-      const result = await post<{ didDocument?: Record<string, unknown> | null }>('/agent/resolveDid', { didUrl: did });
+      const result = await post('/agent/resolveDid', { didUrl: did }, Answers.resolved);
       return result.didDocument ?? undefined;
     },
     mintStatus: (issuerDid, purpose) =>
-      post<StatusEntry>('/agent/issueBitstringStatusList', { statusPurpose: purpose, bitstringStatusIssuer: issuerDid }),
+      post('/agent/issueBitstringStatusList', { statusPurpose: purpose, bitstringStatusIssuer: issuerDid }, Answers.statusEntry),
     async setStatus(entry, issuerDid, status) {
-      await post('/agent/setBitstringStatus', {
-        statusListCredential: entry.statusListCredential,
-        statusListVCIssuer: issuerDid,
-        statusPurpose: entry.statusPurpose,
-        index: entry.statusListIndex,
-        status,
-      });
+      await post(
+        '/agent/setBitstringStatus',
+        {
+          statusListCredential: entry.statusListCredential,
+          statusListVCIssuer: issuerDid,
+          statusPurpose: entry.statusPurpose,
+          index: entry.statusListIndex,
+          status,
+        },
+        Answers.any,
+      );
     },
     checkStatus: (entry, issuerDid) =>
-      post<{ revoked: boolean }>('/agent/checkBitstringStatus', { verifiableCredential: { credentialStatus: entry, issuer: { id: issuerDid } } }),
+      post('/agent/checkBitstringStatus', { verifiableCredential: { credentialStatus: entry, issuer: { id: issuerDid } } }, Answers.status),
   };
 };
