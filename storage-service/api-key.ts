@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { sha256 } from './digests.ts';
 
 /**
@@ -6,12 +7,6 @@ import { sha256 } from './digests.ts';
  * the configured key's digest is computed once.
  */
 export const apiKeyChecker = (configured: string) => {
-  const encoder = new TextEncoder();
-  const expected = sha256(encoder.encode(configured));
-  return async (presented: string): Promise<boolean> => {
-    const [a, b] = await Promise.all([expected, sha256(encoder.encode(presented))]);
-    let difference = 0;
-    for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
-    return difference === 0;
-  };
+  const expected = sha256(Buffer.from(configured, 'utf8'));
+  return (presented: string): boolean => timingSafeEqual(expected, sha256(Buffer.from(presented, 'utf8')));
 };

@@ -42,7 +42,7 @@ export const buildStorageApp = (deps: { settings: StorageSettings; store: Object
   const requireApiKey: MiddlewareHandler<StorageEnv> = async (c, next) => {
     const key = c.req.header('x-api-key');
     if (!key) return message(c, 401, 'API key is required. Please provide a valid API key in the X-API-Key header.');
-    if (!(await isValidKey(key))) return message(c, 401, 'Invalid API key. Please provide a valid API key.');
+    if (!isValidKey(key)) return message(c, 401, 'Invalid API key. Please provide a valid API key.');
     await next();
   };
 

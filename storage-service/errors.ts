@@ -1,7 +1,7 @@
 /** A refusal with the upstream service's body shape: `{ "message": "..." }`. */
 export class StorageError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 409 | 413 | 415 | 500,
+    readonly status: 400 | 401 | 404 | 409 | 413 | 500,
     message: string,
   ) {
     super(message);

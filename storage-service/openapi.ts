@@ -48,7 +48,7 @@ export const registerStorageDocs = (app: OpenAPIHono<never> | OpenAPIHono<any>, 
         },
         responses: {
           201: { description: 'Stored', content: { 'application/json': { schema: response } } },
-          ...errors(400, 401, 409, 413, 415, 500),
+          ...errors(400, 401, 409, 413, 500),
         },
       });
     }

@@ -1,3 +1,4 @@
+import { MaxFileSizeExceededError, MultipartParser, type MultipartPart } from '@remix-run/multipart-parser';
 import { badRequest, StorageError } from './errors.ts';
 import type { StorageSettings } from './settings.ts';
 
@@ -11,40 +12,49 @@ export interface UploadRequest {
   content: UploadContent;
 }
 
-/** Room for multipart boundaries and text fields on top of the file size limit. */
+/** Room for multipart boundaries, part headers and the text fields on top of the file size limit. */
 const MULTIPART_OVERHEAD = 64 * 1024;
+/** `file`, `bucket`, `id` and a little slack; anything beyond is not a form of ours. */
+const MAX_PARTS = 8;
 
-const tooLarge = (limit: number) => new StorageError(413, `Upload exceeds the maximum allowed size of ${limit} bytes.`);
+const tooLarge = (what: 'Upload' | 'File', limit: number) =>
+  new StorageError(413, `${what} exceeds the maximum allowed size of ${limit} bytes.`);
+
+const declaredLength = (request: Request) => Number(request.headers.get('content-length') ?? Number.NaN);
 
 /**
- * Reads at most `limit` bytes of the body: a declared Content-Length over it is refused before
- * reading, and an undeclared (chunked) body is cut off as soon as it passes the limit, so nothing
- * beyond the limit is ever buffered.
+ * The body's chunks as they arrive, refusing (413) a declared Content-Length over `limit` before
+ * reading and an undeclared (chunked) body as soon as it passes the limit: nothing beyond the limit
+ * is ever held. On refusal the rest of the body is left unread (the response closes the connection).
  */
-export const readLimited = async (request: Request, limit: number, reportedLimit = limit): Promise<Uint8Array> => {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) throw tooLarge(reportedLimit);
-  if (!request.body) return new Uint8Array();
+async function* limitedChunks(request: Request, limit: number, refusal: () => StorageError): AsyncGenerator<Uint8Array> {
+  if (declaredLength(request) > limit) throw refusal();
+  if (!request.body) return;
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(reportedLimit);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      total += value.byteLength;
+      if (total > limit) throw refusal();
+      yield value;
     }
-    chunks.push(value);
+  } finally {
+    reader.releaseLock();
   }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+}
+
+/** The whole body, at most `limit` bytes (413 beyond). */
+export const readLimited = async (request: Request, limit: number): Promise<Uint8Array> => {
+  const declared = declaredLength(request);
+  if (declared > limit) throw tooLarge('Upload', limit);
+  // A declared length within the limit bounds what the HTTP parser delivers: read it in one go
+  // (the Node adapter then skips the web-stream machinery).
+  if (Number.isSafeInteger(declared)) return new Uint8Array(await request.arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of limitedChunks(request, limit, () => tooLarge('Upload', limit))) chunks.push(chunk);
+  return Buffer.concat(chunks);
 };
 
 const optionalText = (value: unknown, field: string): string | undefined => {
@@ -56,49 +66,79 @@ const optionalText = (value: unknown, field: string): string | undefined => {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const parseJsonUpload = async (request: Request, settings: StorageSettings): Promise<UploadRequest> => {
+  const raw = await readLimited(request, settings.maxUploadSize);
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+  } catch {
+    throw badRequest('Malformed JSON body. Please send a valid JSON object.');
+  }
+  if (!isPlainObject(body)) throw badRequest('The request body must be a JSON object.');
+  return {
+    bucket: optionalText(body.bucket, 'bucket'),
+    id: optionalText(body.id, 'id'),
+    content: { kind: 'json', data: body.data as Record<string, unknown> },
+  };
+};
+
+/**
+ * A multipart form parsed as it streams in: each part is held once (no copy of the raw body), the
+ * file part is refused (413) as soon as it passes MAX_UPLOAD_SIZE, and the body as a whole as soon
+ * as it passes the limit plus room for the form's framing.
+ */
+const parseMultipartUpload = async (request: Request, settings: StorageSettings, contentType: string): Promise<UploadRequest> => {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  if (!boundary) throw badRequest('Malformed multipart body: no boundary.');
+  const limit = settings.maxUploadSize;
+  const parser = new MultipartParser((boundary[1] ?? boundary[2])!.trim(), {
+    maxFileSize: limit,
+    maxTotalSize: limit + MULTIPART_OVERHEAD,
+    maxParts: MAX_PARTS,
+  });
+  const parts: MultipartPart[] = [];
+  try {
+    for await (const chunk of limitedChunks(request, limit + MULTIPART_OVERHEAD, () => tooLarge('File', limit))) {
+      for (const part of parser.write(chunk)) parts.push(part);
+    }
+    parser.finish();
+  } catch (error) {
+    if (error instanceof StorageError) throw error;
+    if (error instanceof MaxFileSizeExceededError) throw tooLarge('File', limit);
+    throw badRequest('Malformed multipart body.');
+  }
+
+  const fields: Record<string, string> = {};
+  let file: MultipartPart | undefined;
+  for (const part of parts) {
+    const name = part.name ?? '';
+    if (part.isFile) {
+      if (name !== 'file' || file) throw badRequest(`Unexpected field ${name}. Send one file, as "file".`);
+      file = part;
+    } else {
+      fields[name] = part.text;
+    }
+  }
+  if (!file) throw badRequest('File is required for multipart uploads.');
+  const type = (file.mediaType ?? '').toLowerCase();
+  if (!settings.allowedUploadTypes.includes(type)) {
+    throw badRequest(`File type '${type || 'unknown'}' is not allowed. Allowed types: ${settings.allowedUploadTypes.join(', ')}`);
+  }
+  return {
+    bucket: optionalText(fields.bucket, 'bucket'),
+    id: optionalText(fields.id, 'id'),
+    content: { kind: 'file', bytes: Buffer.concat(file.content, file.size), type },
+  };
+};
+
 /** Parses `POST /public|/private`: a JSON body `{ bucket?, id?, data }` or a multipart form with `file`. */
 export const parseUploadRequest = async (request: Request, settings: StorageSettings): Promise<UploadRequest> => {
-  const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
-  if (contentType.startsWith('application/json')) {
-    const raw = await readLimited(request, settings.maxUploadSize);
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder().decode(raw));
-    } catch {
-      throw badRequest('Malformed JSON body. Please send a valid JSON object.');
-    }
-    if (!isPlainObject(body)) throw badRequest('The request body must be a JSON object.');
-    return {
-      bucket: optionalText(body.bucket, 'bucket'),
-      id: optionalText(body.id, 'id'),
-      content: { kind: 'json', data: body.data as Record<string, unknown> },
-    };
-  }
-  if (contentType.startsWith('multipart/form-data')) {
-    const raw = await readLimited(request, settings.maxUploadSize + MULTIPART_OVERHEAD, settings.maxUploadSize);
-    let form: FormData;
-    try {
-      form = await new Response(raw as BodyInit, { headers: { 'content-type': contentType } }).formData();
-    } catch {
-      throw badRequest('Malformed multipart body.');
-    }
-    for (const [name, value] of form.entries()) {
-      if (typeof value !== 'string' && name !== 'file') throw badRequest(`Unexpected field ${name}. Send the file as "file".`);
-    }
-    const file = form.get('file');
-    if (!(file instanceof Blob)) throw badRequest('File is required for multipart uploads.');
-    if (file.size > settings.maxUploadSize) throw tooLarge(settings.maxUploadSize);
-    const type = file.type.split(';')[0]!.trim().toLowerCase();
-    if (!settings.allowedUploadTypes.includes(type)) {
-      throw badRequest(`File type '${type || 'unknown'}' is not allowed. Allowed types: ${settings.allowedUploadTypes.join(', ')}`);
-    }
-    return {
-      bucket: optionalText(form.get('bucket'), 'bucket'),
-      id: optionalText(form.get('id'), 'id'),
-      content: { kind: 'file', bytes: new Uint8Array(await file.arrayBuffer()), type },
-    };
-  }
-  throw new StorageError(415, 'Content-Type must be application/json or multipart/form-data.');
+  const contentType = request.headers.get('content-type') ?? '';
+  const mediaType = contentType.toLowerCase();
+  if (mediaType.startsWith('application/json')) return parseJsonUpload(request, settings);
+  // The boundary is case-sensitive: taken from the header as sent.
+  if (mediaType.startsWith('multipart/form-data')) return parseMultipartUpload(request, settings, contentType);
+  throw badRequest('Content-Type must be application/json or multipart/form-data.');
 };
 
 export const validateData = (content: UploadContent): void => {

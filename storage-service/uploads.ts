@@ -1,6 +1,6 @@
 import mime from 'mime';
 import { digestMultibase, hexHash, sha256 } from './digests.ts';
-import { encodeBase64, encryptToEnvelope } from './envelope.ts';
+import { encryptToEnvelope } from './envelope.ts';
 import { badRequest, StorageError } from './errors.ts';
 import type { ObjectStore } from './object-store.ts';
 import type { StorageSettings } from './settings.ts';
@@ -56,15 +56,17 @@ export const storeUpload = async (
   }
   const key = `${id}.${extension}`;
 
-  const plaintext = content.kind === 'json' ? new TextEncoder().encode(JSON.stringify(content.data)) : content.bytes;
-  const digest = await sha256(plaintext);
+  // JSON: the server's own serialisation (original key order), as upstream hashes and stores it.
+  const json = content.kind === 'json' ? JSON.stringify(content.data) : undefined;
+  const plaintext = content.kind === 'json' ? Buffer.from(json!, 'utf8') : content.bytes;
+  const digest = sha256(plaintext);
   let stored: Uint8Array = plaintext;
   let storedType = content.kind === 'json' ? 'application/json' : content.type;
   let decryptionKey: string | undefined;
   if (visibility === 'private') {
-    const text = content.kind === 'json' ? new TextDecoder().decode(plaintext) : encodeBase64(content.bytes);
-    const sealed = await encryptToEnvelope(text, storedType);
-    stored = new TextEncoder().encode(JSON.stringify(sealed.envelope));
+    const text = json ?? Buffer.from(plaintext.buffer, plaintext.byteOffset, plaintext.byteLength).toString('base64');
+    const sealed = encryptToEnvelope(text, storedType);
+    stored = Buffer.from(JSON.stringify(sealed.envelope), 'utf8');
     storedType = 'application/json';
     decryptionKey = sealed.decryptionKey;
   }
