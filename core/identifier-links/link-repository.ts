@@ -133,8 +133,12 @@ const loadLink = async (deps: LinkDeps, tenantId: string, identifierId: string, 
     .from(identifierLinks)
     .where(and(eq(identifierLinks.tenantId, tenantId), eq(identifierLinks.identifierId, identifierId), eq(identifierLinks.idrLinkId, linkId)));
   if (!record) throw notFound('Link');
-  const instance = await resolveIdrInstance(deps, tenantId, [record.idrServiceInstanceId]);
-  return { record, ...(await adapterFor(deps, instance)) };
+  // A link lives on the resolver it was published to; if that instance was removed, no other resolver
+  // may be asked about its id: the link is out of reach (desync), never looked up elsewhere.
+  const [instance] = record.idrServiceInstanceId
+    ? await deps.db.select().from(serviceInstances).where(eq(serviceInstances.id, record.idrServiceInstanceId))
+    : [];
+  return { record, adapter: instance ? (await adapterFor(deps, instance)).adapter : undefined };
 };
 
 const DESYNC_WARNING = 'The identity resolver no longer has this link; the local record is kept for audit';
@@ -144,7 +148,7 @@ export const getLink = async (deps: LinkDeps, tenantId: string, identifierId: st
   const { record, adapter } = await loadLink(deps, tenantId, identifierId, linkId);
   let live;
   try {
-    live = await adapter.getLink(record.idrLinkId);
+    live = adapter ? await adapter.getLink(record.idrLinkId) : undefined;
   } catch (error) {
     throw upstreamFailure(error);
   }
@@ -157,7 +161,7 @@ export const updateLink = async (deps: LinkDeps, tenantId: string, identifierId:
   const changes = publishedFields(canonical(patch));
   const { record, adapter } = await loadLink(deps, tenantId, identifierId, linkId);
   try {
-    if (!(await adapter.getLink(record.idrLinkId))) {
+    if (!adapter || !(await adapter.getLink(record.idrLinkId))) {
       throw conflict('The identity resolver no longer has this link', 'IDR_LINK_DESYNC', { desync: true });
     }
     if (Object.keys(changes).length > 0) await adapter.updateLink(record.idrLinkId, toIdrChanges(changes));
@@ -176,7 +180,7 @@ export const updateLink = async (deps: LinkDeps, tenantId: string, identifierId:
 export const deleteLink = async (deps: LinkDeps, tenantId: string, identifierId: string, linkId: string) => {
   const { record, adapter } = await loadLink(deps, tenantId, identifierId, linkId);
   try {
-    await adapter.deleteLink(record.idrLinkId);
+    await adapter?.deleteLink(record.idrLinkId);
   } catch (error) {
     throw upstreamFailure(error);
   }

@@ -75,4 +75,30 @@ describe('identifier links', () => {
     expect((await w.t.call('DELETE', `${base()}/${record.idrLinkId}`, { token: w.token })).status).toBe(204);
     expect((await w.t.call('GET', `${base()}/${record.idrLinkId}`, { token: w.token })).status).toBe(404);
   });
+
+  // Last: it removes the registrar's resolver instance.
+  it('a link whose resolver instance was removed is out of reach: desync, never asked of another resolver', async () => {
+    const { startIdrDouble } = await import('../../test/doubles/idr-double.ts');
+    const other = await startIdrDouble();
+    try {
+      other.schemes.set('gs1', { namespace: 'gs1', applicationIdentifiers: [] });
+      const spare = await w.t.call('POST', '/api/v1/services', {
+        token: w.token,
+        body: { serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'Spare', isPrimary: true, config: { baseUrl: other.url, apiKey: other.apiKey } },
+      });
+      const [record] = (await w.t.call('POST', base(), { token: w.token, body: { links: [dppLink({ href: 'https://example.com/dpp/gone-instance' })] } })).body;
+      const instanceId = record.idrServiceInstanceId;
+      expect((await w.t.call('DELETE', `/api/v1/services/${instanceId}?force=true`, { token: w.token })).status).toBe(204);
+      const before = other.calls.length;
+      const one = await w.t.call('GET', `${base()}/${record.idrLinkId}`, { token: w.token });
+      expect(one.body).toMatchObject({ link: null, desync: true, localRecord: { idrServiceInstanceId: null } });
+      expect((await w.t.call('PATCH', `${base()}/${record.idrLinkId}`, { token: w.token, body: { title: 'x' } })).status).toBe(409);
+      expect((await w.t.call('DELETE', `${base()}/${record.idrLinkId}`, { token: w.token })).status).toBe(204);
+      expect(other.calls.length).toBe(before);
+      expect(spare.status).toBe(201);
+    } finally {
+      await other.close();
+    }
+  });
+
 });
