@@ -154,6 +154,19 @@ describe.each<Backend>(['local', 's3'])('storage service on the %s backend', (ba
       await expectMessage(await post({ form: fileForm(new Uint8Array(3 * 1024 * 1024), 'application/pdf') }), 413, /maximum allowed size/);
     });
 
+    it('keeps the case of a browser-style multipart boundary', async () => {
+      const boundary = '----WebKitFormBoundaryMiXeDcAsE42';
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+        Buffer.from(binary),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const res = await post({ raw: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      expect(res.status).toBe(201);
+      const { uri } = await res.json();
+      expect(new Uint8Array(await (await fetch(uri)).arrayBuffer())).toEqual(binary);
+    });
+
     it('409 for an id already used in the bucket (JSON and file); nothing overwritten', async () => {
       const id = crypto.randomUUID();
       const first = await (await post({ json: { id, data: { v: 1 } } })).json();
@@ -229,6 +242,34 @@ describe.each<Backend>(['local', 's3'])('storage service on the %s backend', (ba
       expect(echoed.headers.get('x-correlation-id')).toBe('trace-123');
       const generated = await s.call('POST', '/api/v4/public', { json: { data: {} }, headers: { 'x-correlation-id': 'bad id!' } });
       expect(generated.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+  // Last: an early 413 closes the connection mid-upload, which the client's socket pool notices late.
+  describe('bodies without a declared length', () => {
+    it('a chunked body (no declared length) over the limit is a 413, JSON and multipart alike', async () => {
+      const chunked = (contentType: string, size: number) => {
+        let sent = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent >= size) return controller.close();
+            const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+            sent += chunk.length;
+            controller.enqueue(chunk);
+          },
+        });
+        return fetch(`${s.url}/api/v4/public`, {
+          method: 'POST',
+          headers: { 'content-type': contentType, 'x-api-key': API_KEY },
+          body,
+          duplex: 'half',
+        } as RequestInit);
+      };
+      const json = await chunked('application/json', 3 * 1024 * 1024).catch((e) => e);
+      if (typeof json?.status === 'number') expect(json.status).toBe(413);
+      else expect(String(json)).toMatch(/fetch failed|socket|closed/i); // the server may close the socket early
+      const form = await chunked('multipart/form-data; boundary=----WebKitFormBoundaryAbC', 3 * 1024 * 1024).catch((e) => e);
+      if (typeof form?.status === 'number') expect([400, 413]).toContain(form.status);
+      else expect(String(form)).toMatch(/fetch failed|socket|closed/i);
     });
   });
 });
