@@ -104,6 +104,18 @@ describe('service instances', () => {
     const [reg] = await t.db.select().from(registrars).where(eq(registrars.id, registrar.body.id));
     expect(reg!.idrServiceInstanceId).toBeNull();
     expect((await t.call('GET', `/api/v1/services/${idr.id}`, { token })).status).toBe(404);
+    // Schemes count too, and force clears them; another tenant's references are neither counted nor touched.
+    const idr2 = await create({ serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'Resolver 2', config: { baseUrl: 'https://idr2.example.com', apiKey: 'k' } });
+    const reg2 = (await t.call('POST', '/api/v1/registrars', { token, body: { name: 'R2', namespace: 'r2', url: 'https://r2.example.com' } })).body;
+    const scheme = await t.call('POST', '/api/v1/schemes', {
+      token,
+      body: { registrarId: reg2.id, name: 'S', primaryKey: '01', validationPattern: '^\\d+$', linkTemplate: '/{primaryKey}/{value}', idrServiceInstanceId: idr2.id },
+    });
+    expect(scheme.status).toBe(201);
+    const blocked2 = await t.call('DELETE', `/api/v1/services/${idr2.id}`, { token });
+    expect(blocked2.body).toMatchObject({ code: 'SERVICE_INSTANCE_IN_USE', references: { dids: 0, registrars: 0, schemes: 1 } });
+    expect((await t.call('DELETE', `/api/v1/services/${idr2.id}?force=true`, { token })).status).toBe(204);
+    expect((await t.call('GET', `/api/v1/schemes/${scheme.body.id}`, { token })).body.idrServiceInstanceId).toBeNull();
     const plain = await create(storageBody());
     expect((await t.call('DELETE', `/api/v1/services/${plain.id}`, { token })).status).toBe(204);
   });
