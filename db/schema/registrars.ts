@@ -89,7 +89,7 @@ export const identifiers = pgTable(
   (t) => [
     unique('identifiers_scheme_value_tenant_uq').on(t.schemeId, t.value, t.tenantId),
     index('identifiers_tenant_idx').on(t.tenantId),
-    index('identifiers_value_trgm_idx').using('gin', sql`${t.value} gin_trgm_ops`),
+    index('identifiers_value_trgm_idx').using('gin', sql`${t.value} gin_trgm_ops`).with({ fastupdate: false }),
   ],
 );
 
