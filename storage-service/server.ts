@@ -9,7 +9,7 @@ import type { ObjectStore } from './object-store.ts';
 import { readStorageSettings, type StorageSettings } from './settings.ts';
 
 export const createObjectStore = (settings: StorageSettings): ObjectStore =>
-  settings.storageType === 's3' ? S3Store.connect(settings.s3) : new LocalStore(resolve(settings.localDirectory));
+  settings.storageType === 's3' ? S3Store.connect(settings.s3) : new LocalStore(resolve(settings.localDirectory), settings.localSyncIoMaxBytes);
 
 /** Node entry of the storage service: settings (refuses to start without API_KEY), store, serve. */
 export const startStorageServer = (env: NodeJS.ProcessEnv = process.env, options: { hostname?: string } = {}) => {

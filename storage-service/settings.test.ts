@@ -23,6 +23,7 @@ describe('storage service settings', () => {
       buckets: ['documents', 'files', 'extra'],
       storageType: 'local',
       localDirectory: 'uploads',
+      localSyncIoMaxBytes: 65_536,
       maxUploadSize: 10_485_760,
       allowedUploadTypes: ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'],
     });
@@ -33,6 +34,8 @@ describe('storage service settings', () => {
     expect(() => readStorageSettings({ API_KEY: 'k', PUBLIC_URL: 'not a url' })).toThrow(/PUBLIC_URL/);
     expect(() => readStorageSettings({ API_KEY: 'k', MAX_UPLOAD_SIZE: '-5' })).toThrow(/MAX_UPLOAD_SIZE/);
     expect(() => readStorageSettings({ API_KEY: 'k', STORAGE_TYPE: 'gcp' })).toThrow(/STORAGE_TYPE/);
+    expect(() => readStorageSettings({ API_KEY: 'k', LOCAL_SYNC_IO_MAX_BYTES: '2097152' })).toThrow(/LOCAL_SYNC_IO_MAX_BYTES/);
+    expect(readStorageSettings({ API_KEY: 'k', LOCAL_SYNC_IO_MAX_BYTES: '0' }).localSyncIoMaxBytes).toBe(0);
     expect(() => readStorageSettings({ API_KEY: 'k', STORAGE_TYPE: 's3' })).toThrow(/S3_REGION/);
     expect(readStorageSettings({ API_KEY: 'k', STORAGE_TYPE: 's3', S3_ENDPOINT: 'http://minio:9000' }).s3).toEqual({
       endpoint: 'http://minio:9000',

@@ -13,6 +13,8 @@ export interface StorageSettings {
   defaultBucket?: string;
   storageType: StorageType;
   localDirectory: string;
+  /** Local objects up to this size are written and read without the thread pool; 0 turns that off. */
+  localSyncIoMaxBytes: number;
   s3: { endpoint?: string; region: string; forcePathStyle: boolean };
   maxUploadSize: number;
   allowedUploadTypes: string[];
@@ -49,6 +51,7 @@ export const readStorageSettings = (env: EnvSource, warn: (message: string) => v
     defaultBucket,
     storageType,
     localDirectory: readText(env, 'LOCAL_DIRECTORY') ?? 'uploads',
+    localSyncIoMaxBytes: readInteger(env, 'LOCAL_SYNC_IO_MAX_BYTES', 65_536, { min: 0, max: 1_048_576 }),
     s3: { endpoint, region: region ?? 'us-east-1', forcePathStyle: readText(env, 'S3_FORCE_PATH_STYLE') === 'true' },
     maxUploadSize: readInteger(env, 'MAX_UPLOAD_SIZE', 10_485_760, { min: 1, max: Number.MAX_SAFE_INTEGER }),
     allowedUploadTypes: list(readText(env, 'ALLOWED_UPLOAD_TYPES'), ['image/png', 'image/jpeg', 'image/webp', 'application/pdf']),

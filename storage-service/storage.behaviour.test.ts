@@ -18,10 +18,16 @@ const fileForm = (bytes: Uint8Array, type: string, fields: Record<string, string
 };
 const path = (harness: StorageHarness, uri: string) => uri.slice(harness.url.length);
 
-describe.each<Backend>(['local', 's3'])('storage service on the %s backend', (backend) => {
+const setups: { name: string; backend: Backend; env?: Record<string, string> }[] = [
+  { name: 'local (small objects without the thread pool)', backend: 'local' },
+  { name: 'local (thread pool only)', backend: 'local', env: { LOCAL_SYNC_IO_MAX_BYTES: '0' } },
+  { name: 's3', backend: 's3' },
+];
+
+describe.each(setups)('storage service on the $name backend', ({ backend, env }) => {
   let s: StorageHarness;
   beforeAll(async () => {
-    s = await startStorage(backend);
+    s = await startStorage(backend, env);
   }, 60_000);
   afterAll(() => s.close());
 
@@ -242,6 +248,13 @@ describe.each<Backend>(['local', 's3'])('storage service on the %s backend', (ba
       expect(echoed.headers.get('x-correlation-id')).toBe('trace-123');
       const generated = await s.call('POST', '/api/v4/public', { json: { data: {} }, headers: { 'x-correlation-id': 'bad id!' } });
       expect(generated.headers.get('x-correlation-id')).toMatch(/^[0-9a-f-]{36}$/);
+      // Refusals and errors carry it too: the key check, a thrown 400, a read of nothing.
+      const traced = { 'x-correlation-id': 'trace-err' };
+      const refused = await s.call('POST', '/api/v4/public', { json: { data: {} }, headers: traced, key: null });
+      const invalid = await s.call('POST', '/api/v4/public', { json: { data: {}, bucket: 'nope' }, headers: traced });
+      const missing = await s.call('GET', `/api/v4/documents/${crypto.randomUUID()}.json`, { headers: traced });
+      expect([refused.status, invalid.status, missing.status]).toEqual([401, 400, 404]);
+      for (const response of [refused, invalid, missing]) expect(response.headers.get('x-correlation-id')).toBe('trace-err');
     });
   });
   // Last: an early 413 closes the connection mid-upload, which the client's socket pool notices late.

@@ -1,23 +1,36 @@
-import { readFile, stat, writeFile } from 'node:fs';
+import { readFile, readFileSync, stat, statSync, writeFile, writeFileSync, type Stats } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import mime from 'mime';
 import type { ObjectStore, StoredObject } from '../object-store.ts';
 
-/*
- * The callback fs API for the per-request reads and writes: fs/promises opens a FileHandle per call,
- * which was the largest cost of a small upload.
- */
 const writeNew = promisify(writeFile);
 const readWhole = promisify(readFile);
 const statOf = promisify(stat);
 
-/** Objects as files under `<root>/<bucket>/<key>`; exclusive create makes duplicate names lose atomically. */
+const isMissing = (error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR';
+};
+
+/**
+ * Objects as files under `<root>/<bucket>/<key>`; exclusive create makes duplicate names lose atomically
+ * (also between processes sharing the directory).
+ *
+ * Objects up to `syncIoMaxBytes` are written and read with synchronous calls: each call through the
+ * libuv thread pool costs a cross-thread hand-off both ways, several per object (open, write, close;
+ * open, fstat, read, close), which for a small file on a local disk is far more than the syscalls
+ * themselves. Larger objects, and every object when the limit is 0 (a network file system, where a
+ * syscall may wait), go through the thread pool so the event loop never waits on them.
+ */
 export class LocalStore implements ObjectStore {
   readonly #readyBuckets = new Set<string>();
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly syncIoMaxBytes = 0,
+  ) {}
 
   async putIfAbsent(bucket: string, key: string, body: Uint8Array): Promise<boolean> {
     const dir = join(this.root, bucket);
@@ -25,8 +38,10 @@ export class LocalStore implements ObjectStore {
       await mkdir(dir, { recursive: true });
       this.#readyBuckets.add(bucket);
     }
+    const path = join(dir, key);
     try {
-      await writeNew(join(dir, key), body, { flag: 'wx' });
+      if (body.byteLength <= this.syncIoMaxBytes) writeFileSync(path, body, { flag: 'wx' });
+      else await writeNew(path, body, { flag: 'wx' });
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -37,16 +52,16 @@ export class LocalStore implements ObjectStore {
   async get(bucket: string, key: string): Promise<StoredObject | undefined> {
     const path = join(this.root, bucket, key);
     try {
+      if (this.syncIoMaxBytes > 0) {
+        const info = statSync(path, { throwIfNoEntry: false });
+        if (!info?.isFile()) return undefined;
+        // Read what is there now; a file deleted since the stat is missing, as it would be a moment later.
+        if (info.size <= this.syncIoMaxBytes) return describe(key, readFileSync(path), info);
+      }
       const [body, info] = await Promise.all([readWhole(path), statOf(path)]);
-      return {
-        body,
-        contentType: mime.getType(key) ?? 'application/octet-stream',
-        etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
-        lastModified: info.mtime,
-      };
+      return describe(key, body, info);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return undefined;
+      if (isMissing(error)) return undefined;
       throw error;
     }
   }
@@ -64,3 +79,10 @@ export class LocalStore implements ObjectStore {
     await Promise.all(keys.map((key) => rm(join(this.root, bucket, key), { force: true })));
   }
 }
+
+const describe = (key: string, body: Uint8Array, info: Stats): StoredObject => ({
+  body,
+  contentType: mime.getType(key) ?? 'application/octet-stream',
+  etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
+  lastModified: info.mtime,
+});

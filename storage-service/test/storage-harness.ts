@@ -50,7 +50,7 @@ export const startStorage = async (backend: Backend, env: Record<string, string>
     process.env.AWS_SECRET_ACCESS_KEY ??= 'S3RVER';
     store = S3Store.connect({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true });
   } else {
-    store = new LocalStore(settings.localDirectory);
+    store = new LocalStore(settings.localDirectory, settings.localSyncIoMaxBytes);
   }
   const app = buildStorageApp({ settings, store, logger: createLogger('error') });
   handler = (r) => app.fetch(r);
