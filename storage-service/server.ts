@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server';
+import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/errors.ts';
 import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
@@ -7,29 +8,40 @@ import { LocalStore } from './backends/local-store.ts';
 import { S3Store } from './backends/s3-store.ts';
 import type { ObjectStore } from './object-store.ts';
 import { readStorageSettings, type StorageSettings } from './settings.ts';
+import { superviseWorkers } from './workers.ts';
 
 export const createObjectStore = (settings: StorageSettings): ObjectStore =>
   settings.storageType === 's3' ? S3Store.connect(settings.s3) : new LocalStore(resolve(settings.localDirectory), settings.localSyncIoMaxBytes);
 
 /** Node entry of the storage service: settings (refuses to start without API_KEY), store, serve. */
 export const startStorageServer = (env: NodeJS.ProcessEnv = process.env, options: { hostname?: string } = {}) => {
-  const settings = readStorageSettings(env);
+  // Cluster workers read the settings their primary already checked and warned about.
+  const settings = readStorageSettings(env, cluster.isWorker ? () => {} : console.warn);
   const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
   const app = buildStorageApp({ settings, store: createObjectStore(settings), logger });
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
-  logger.info('Storage service listening', { port: settings.port, backend: settings.storageType, url: settings.publicUrl });
+  logger.info('Storage service listening', { port: settings.port, backend: settings.storageType, url: settings.publicUrl, pid: process.pid });
   return { settings, close: () => new Promise<void>((done) => server.close(() => done())) };
 };
 
+/**
+ * Run as a program: settings are checked once, up front (a bad one stops the service before any
+ * worker starts); then WORKERS processes share the port, or this process serves alone when it is 1.
+ */
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    const service = startStorageServer();
-    const stop = async () => {
-      await service.close();
-      process.exit(0);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    const { workers } = readStorageSettings(process.env, cluster.isWorker ? () => {} : console.warn);
+    if (cluster.isPrimary && workers > 1) {
+      superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL)));
+    } else {
+      const service = startStorageServer();
+      const stop = async () => {
+        await service.close();
+        process.exit(0);
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    }
   } catch (error) {
     const code = error instanceof ConfigError ? ` [${error.code}]` : '';
     console.error(`Storage service boot failed: ${error instanceof Error ? error.message : String(error)}${code}`);

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../rig/postgres-server.ts';
 import { measure, report, type LoadResult } from './lib.ts';
 
 /**
- * The storage service as it is deployed: its own Node process (`storage-service/server.ts`), local
- * backend, the load generator on the same machine, 10 connections. Reference: the upstream storage
+ * The storage service as it is deployed: its own program (`storage-service/server.ts`, one worker
+ * process per CPU by default, then a single process), local backend, the load generator on the same
+ * machine, 10 connections. Reference: the upstream storage
  * service 3.1.0 measured that way served about 3,700 public and 2,900 private 1 KB uploads/s and
  * 4,700 reads/s; the target is twice that.
  */
@@ -17,52 +18,80 @@ const REFERENCE: Record<string, number> = {
   'read 1 KB JSON': 4700,
 };
 const API_KEY = 'bench-storage-key';
-const dir = await mkdtemp(join(tmpdir(), 'css-storage-bench-'));
-const port = await freePort();
-const server = spawn(process.execPath, ['--import', 'tsx', 'storage-service/server.ts'], {
-  env: {
-    ...process.env,
-    API_KEY,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOCAL_DIRECTORY: dir,
-    AVAILABLE_BUCKETS: 'documents',
-    DEFAULT_BUCKET: 'documents',
-    LOG_LEVEL: 'error',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-const url = `http://127.0.0.1:${port}`;
-try {
+const json = JSON.stringify({ data: { payload: 'x'.repeat(1000) } });
+const jsonHeaders = { 'content-type': 'application/json', 'x-api-key': API_KEY };
+const boundary = 'css-bench-boundary';
+// ASCII content so the body can cross into autocannon's worker thread as a string.
+const file = '%PDF-1.7 '.padEnd(1024 * 1024, 'x');
+const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="doc.pdf"\r\nContent-Type: application/pdf\r\n\r\n${file}\r\n--${boundary}--\r\n`;
+const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-api-key': API_KEY };
+
+/** `storage-service/server.ts` as its own program on a fresh directory; WORKERS unset means its default. */
+const startService = async (workers?: number) => {
+  const dir = await mkdtemp(join(tmpdir(), 'css-storage-bench-'));
+  const port = await freePort();
+  const server = spawn(process.execPath, ['--import', 'tsx', 'storage-service/server.ts'], {
+    env: {
+      ...process.env,
+      API_KEY,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOCAL_DIRECTORY: dir,
+      AVAILABLE_BUCKETS: 'documents',
+      DEFAULT_BUCKET: 'documents',
+      LOG_LEVEL: 'error',
+      ...(workers ? { WORKERS: String(workers) } : {}),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    const exited = new Promise((done) => server.once('exit', done));
+    server.kill('SIGTERM');
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+  };
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`${url}/health-check`)).ok) break;
     } catch {
-      if (i > 200) throw new Error('the storage service did not start');
+      if (i > 200) {
+        await stop();
+        throw new Error('the storage service did not start');
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  const json = JSON.stringify({ data: { payload: 'x'.repeat(1000) } });
-  const jsonHeaders = { 'content-type': 'application/json', 'x-api-key': API_KEY };
-  const boundary = 'css-bench-boundary';
-  // ASCII content so the body can cross into autocannon's worker thread as a string.
-  const file = '%PDF-1.7 '.padEnd(1024 * 1024, 'x');
-  const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="doc.pdf"\r\nContent-Type: application/pdf\r\n\r\n${file}\r\n--${boundary}--\r\n`;
-  const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-api-key': API_KEY };
   const upload = async (body: string, headers: Record<string, string>) =>
     (await (await fetch(`${url}/api/v4/public`, { method: 'POST', headers, body })).json()) as { uri: string };
-  const small = await upload(json, jsonHeaders);
-  const large = await upload(multipart, multipartHeaders);
+  // Warm every worker's code paths before anything is measured.
+  await measure('warm-up', { url: `${url}/api/v4/public`, method: 'POST', headers: jsonHeaders, body: json, seconds: 2 });
+  return { url, stop, small: await upload(json, jsonHeaders), large: await upload(multipart, multipartHeaders) };
+};
 
-  const rows: LoadResult[] = [
-    await measure('upload 1 KB JSON public', { url: `${url}/api/v4/public`, method: 'POST', headers: jsonHeaders, body: json }),
-    await measure('upload 1 KB JSON private', { url: `${url}/api/v4/private`, method: 'POST', headers: jsonHeaders, body: json }),
-    await measure('read 1 KB JSON', { url: small.uri }),
-    await measure('upload 1 MB file public', { url: `${url}/api/v4/public`, method: 'POST', headers: multipartHeaders, body: multipart }),
-    await measure('read 1 MB file', { url: large.uri }),
-  ];
-  report('Storage service (own process), local backend, 10 connections (reference: upstream 3.1.0 measured the same way)', rows, (row) => REFERENCE[row.name]);
+const jsonRows = async (url: string, readUri: string, label = '') => [
+  await measure(`upload 1 KB JSON public${label}`, { url: `${url}/api/v4/public`, method: 'POST', headers: jsonHeaders, body: json }),
+  await measure(`upload 1 KB JSON private${label}`, { url: `${url}/api/v4/private`, method: 'POST', headers: jsonHeaders, body: json }),
+  await measure(`read 1 KB JSON${label}`, { url: readUri }),
+];
+
+const rows: LoadResult[] = [];
+const deployed = await startService();
+try {
+  rows.push(...(await jsonRows(deployed.url, deployed.small.uri)));
+  rows.push(await measure('upload 1 MB file public', { url: `${deployed.url}/api/v4/public`, method: 'POST', headers: multipartHeaders, body: multipart }));
+  rows.push(await measure('read 1 MB file', { url: deployed.large.uri }));
 } finally {
-  server.kill('SIGTERM');
-  await rm(dir, { recursive: true, force: true });
+  await deployed.stop();
 }
+const single = await startService(1);
+try {
+  rows.push(...(await jsonRows(single.url, single.small.uri, ', WORKERS=1')));
+} finally {
+  await single.stop();
+}
+report(
+  `Storage service (own program, WORKERS default = ${availableParallelism()} CPUs, then 1), local backend, 10 connections (reference: upstream 3.1.0 measured the same way)`,
+  rows,
+  (row) => REFERENCE[row.name.replace(', WORKERS=1', '')],
+);

@@ -1,0 +1,74 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from '../core/logging/logger.ts';
+
+/** A worker that dies more often than this within the window is a fault, not bad luck: stop. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 60_000;
+/** How long workers get to finish their requests on shutdown before they are killed. */
+const STOP_GRACE_MS = 10_000;
+
+/**
+ * Runs `count` copies of this entry script as cluster workers sharing one listening port (the
+ * primary hands connections out round robin) and keeps them running: a worker that dies after it
+ * started listening is replaced; one that dies before (a port in use, say) stops the service with
+ * exit code 1, as does a worker dying over and over. SIGTERM and SIGINT stop the workers gracefully.
+ *
+ * Every worker serves the full API: the local backend decides duplicate ids with an exclusive
+ * create (atomic between processes), S3 with a conditional write.
+ */
+export const superviseWorkers = (count: number, logger: Logger): void => {
+  const listening = new Set<number>();
+  const restarts: number[] = [];
+  let stopping = false;
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    worker.once('listening', () => listening.add(worker.id));
+    return worker;
+  };
+
+  const stop = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    if (workers.length === 0) process.exit(code);
+    let remaining = workers.length;
+    for (const worker of workers) {
+      worker.once('exit', () => {
+        remaining -= 1;
+        if (remaining === 0) process.exit(code);
+      });
+      worker.process.kill('SIGTERM');
+    }
+    setTimeout(() => {
+      for (const worker of workers) worker.process.kill('SIGKILL');
+      process.exit(code || 1);
+    }, STOP_GRACE_MS).unref();
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    const pid = worker.process.pid;
+    if (!listening.has(worker.id)) {
+      logger.error('Storage worker failed to start; stopping', { pid, code, signal });
+      stop(1);
+      return;
+    }
+    listening.delete(worker.id);
+    const now = Date.now();
+    restarts.push(now);
+    while (restarts.length > 0 && restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
+    if (restarts.length > MAX_RESTARTS) {
+      logger.error('Storage workers keep dying; stopping', { pid, code, signal, restarts: restarts.length });
+      stop(1);
+      return;
+    }
+    logger.warn('Storage worker exited; starting another', { pid, code, signal });
+    fork();
+  });
+
+  for (let i = 0; i < count; i++) fork();
+  logger.info('Storage service supervising workers', { workers: count, pid: process.pid });
+  process.once('SIGTERM', () => stop(0));
+  process.once('SIGINT', () => stop(0));
+};
