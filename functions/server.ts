@@ -6,6 +6,7 @@ import { readWebSettings } from '../core/settings/web-settings.ts';
 import { connectDatabase } from '../db/client.ts';
 import { readUserAgent } from '../core/net/fetcher.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
+import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
 import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
 import { startUpDatabase } from '../db/migrate.ts';
 import { buildApp } from './app.ts';
@@ -27,6 +28,10 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
   void seedSystemTemplates({ db: database.db, box: services.secretBox, fetcher, logger: services.logger, allowPrivateUrls: settings.allowPrivateUrls })
     .then((created) => created > 0 && services.logger.info('System render templates stored', { created }))
     .catch((error) => services.logger.warn('System render templates not seeded', { error: String(error) }));
+  // The system tenant's namespaces, registered with their resolvers (tenants register their own).
+  void registerSystemNamespaces({ db: database.db, box: services.secretBox, fetcher, logger: services.logger })
+    .then(({ registered }) => registered.length > 0 && services.logger.info('System namespaces registered', { namespaces: registered }))
+    .catch((error) => services.logger.warn('System namespaces not registered', { error: String(error) }));
   return {
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,13 +2,11 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { identifierLinks, identifiers, serviceInstances } from '../../db/schema/index.ts';
 import { AdapterError } from '../adapters/adapter-errors.ts';
-import { createIdrAdapter, type IdrAdapter, type IdrConfig } from '../adapters/idr/idr-adapter.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { ApiError, conflict, notFound } from '../errors.ts';
 import { assertPublicUrl } from '../net/public-url.ts';
 import type { Fetcher } from '../net/fetcher.ts';
-import { serviceInstanceNotFound } from '../service-instances/visible-instance.ts';
-import { visibleTo } from '../tenancy/visibility.ts';
+import { adapterFor, resolveIdrInstance } from './idr-instance.ts';
 import { publishedFields, toIdrChanges, toIdrLink, type LinkInput, type PublishedLink } from './link-fields.ts';
 
 export interface LinkDeps {
@@ -36,33 +34,6 @@ const loadIdentifier = async (db: Database, tenantId: string, identifierId: stri
   });
   if (!row) throw notFound('Identifier');
   return row;
-};
-
-/**
- * The IDR instance for an identifier: the scheme's, else the registrar's, else the tenant's primary
- * IDR instance, else the system default — the first set wins.
- */
-const resolveIdrInstance = async (deps: LinkDeps, tenantId: string, chain: (string | null)[]) => {
-  for (const id of chain) {
-    if (!id) continue;
-    const [row] = await deps.db
-      .select()
-      .from(serviceInstances)
-      .where(and(eq(serviceInstances.id, id), visibleTo(serviceInstances.tenantId, tenantId)));
-    if (row) return row;
-  }
-  const [primary] = await deps.db
-    .select()
-    .from(serviceInstances)
-    .where(and(eq(serviceInstances.serviceType, 'IDR'), eq(serviceInstances.isPrimary, true), visibleTo(serviceInstances.tenantId, tenantId)))
-    .orderBy(desc(eq(serviceInstances.tenantId, tenantId)));
-  if (!primary) throw serviceInstanceNotFound('idrServiceInstanceId');
-  return primary;
-};
-
-const adapterFor = async (deps: LinkDeps, instance: typeof serviceInstances.$inferSelect): Promise<{ adapter: IdrAdapter; config: IdrConfig }> => {
-  const config = (await deps.box.decryptJson(instance.configEncrypted)) as IdrConfig;
-  return { adapter: createIdrAdapter(config, deps.fetcher), config };
 };
 
 const assertHrefs = (links: Partial<LinkInput>[], allowPrivate: boolean, prefix: (i: number) => string) =>

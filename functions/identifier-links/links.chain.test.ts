@@ -5,7 +5,7 @@ import { serviceInstances } from '../../db/schema/index.ts';
 import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
 import { createIdentifier, createRegistrar, createScheme } from '../../test/rig/scheme-fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
-import { dppLink } from './links.test-setup.ts';
+import { dppLink, registerGs1 } from './links.test-setup.ts';
 
 /** Which resolver a link goes to: scheme's instance, else registrar's, else tenant primary, else system default. */
 let t: TestApp;
@@ -22,7 +22,7 @@ const publishedTo = (idr: IdrDouble) => idr.calls.filter((c) => c.method === 'PO
 beforeAll(async () => {
   for (const k of ['scheme', 'registrar', 'primary', 'system'] as const) {
     doubles[k] = await startIdrDouble();
-    doubles[k].schemes.set('gs1', { namespace: 'gs1', applicationIdentifiers: [] });
+    await registerGs1(doubles[k], ['01', '02', '03', '04']);
   }
   t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
   token = await t.token('tenantA');

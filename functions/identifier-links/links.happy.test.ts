@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dppLink, startLinkWorld, type LinkWorld } from './links.test-setup.ts';
+import { dppLink, registerGs1, startLinkWorld, type LinkWorld } from './links.test-setup.ts';
 
 let w: LinkWorld;
 beforeAll(async () => {
@@ -81,7 +81,7 @@ describe('identifier links', () => {
     const { startIdrDouble } = await import('../../test/doubles/idr-double.ts');
     const other = await startIdrDouble();
     try {
-      other.schemes.set('gs1', { namespace: 'gs1', applicationIdentifiers: [] });
+      await registerGs1(other);
       const spare = await w.t.call('POST', '/api/v1/services', {
         token: w.token,
         body: { serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'Spare', isPrimary: true, config: { baseUrl: other.url, apiKey: other.apiKey } },

@@ -1,5 +1,6 @@
+import { namespaceRegistration } from '../../core/identifier-links/system-namespaces.ts';
 import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
-import { createIdentifier, createScheme } from '../../test/rig/scheme-fixtures.ts';
+import { createIdentifier, createScheme, gtinBody } from '../../test/rig/scheme-fixtures.ts';
 import { startTestApp, type AccountName, type TestApp } from '../../test/rig/test-app.ts';
 
 export interface LinkWorld {
@@ -28,7 +29,7 @@ export const startLinkWorld = async (account: AccountName = 'tenantA'): Promise<
   });
   const scheme = await createScheme(t, token, { registrarId: registrar.body.id });
   const identifier = await createIdentifier(t, token, scheme.id);
-  idr.schemes.set('gs1', { namespace: 'gs1', applicationIdentifiers: [] });
+  await registerGs1(idr);
   return {
     t,
     idr,
@@ -49,3 +50,17 @@ export const dppLink = (overrides: Record<string, unknown> = {}) => ({
   hreflang: ['en'],
   ...overrides,
 });
+
+/**
+ * What a tenant does before publishing (spec: tenants register their own namespaces): the `gs1`
+ * namespace with the fixtures' GTIN-like scheme under each primary key and its qualifiers, through
+ * the resolver's API.
+ */
+export const registerGs1 = async (idr: IdrDouble, primaryKeys = ['01']) => {
+  const res = await fetch(`${idr.url}/api/v4/identifiers`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${idr.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(namespaceRegistration('gs1', primaryKeys.map((primaryKey) => gtinBody('', { primaryKey })))),
+  });
+  if (res.status !== 200) throw new Error(`namespace registration: ${res.status} ${await res.text()}`);
+};

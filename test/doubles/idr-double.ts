@@ -1,21 +1,40 @@
+import lookup from 'country-code-lookup';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
  * The pyx identity resolver 4.0 in executable form (contracts/identity-resolver.md), in-process:
- * Bearer API key, `/api/v4` prefix everywhere, scheme upsert, append-only link registration with
- * 409 duplicates, link ids found through the list, soft and hard delete, `.well-known/resolver`,
- * and the error bodies of the contract. `failNext` makes the next calls 5xx or hang (timeouts).
+ * Bearer API key, `/api/v4` prefix everywhere, scheme upsert (merged by `ai`), append-only link
+ * registration checked against the registered scheme (primary identifier type, its unanchored regex,
+ * qualifier keys and values, FIPS context codes → 422) with 409 duplicates, link ids found through the
+ * list, soft and hard delete, `.well-known/resolver`, and the error bodies of the contract, in the
+ * contract's order of checks. Default flags are stored as sent, not recalculated. `failNext` makes
+ * the next calls 5xx or hang (timeouts).
  */
 export interface IdrDouble {
   url: string;
   apiKey: string;
   /** Stored responses by link id (the test can inspect or remove them to simulate upstream loss). */
   links: Map<string, StoredLink>;
-  schemes: Map<string, unknown>;
+  schemes: Map<string, RegisteredScheme>;
   calls: { method: string; path: string; auth?: string; body?: unknown }[];
   failNext(mode: 'error' | 'hang', times?: number): void;
   close(): Promise<void>;
+}
+
+export interface ApplicationIdentifier {
+  title: string;
+  label: string;
+  shortcode: string;
+  ai: string;
+  type: 'I' | 'Q' | 'D';
+  regex: string;
+  qualifiers?: string[];
+}
+
+export interface RegisteredScheme extends Record<string, unknown> {
+  namespace: string;
+  applicationIdentifiers: ApplicationIdentifier[];
 }
 
 export interface StoredLink extends Record<string, unknown> {
@@ -29,6 +48,51 @@ const UNTP_TYPES = new Set(['dpp', 'dcc', 'dte', 'idr', 'dfr', 'dia', 'cvc']);
 const HREFLANG = /(^\w{2}$)|(^\w{2}-\w{2}$)/;
 const ACCESS_ROLES = new Set(['Anonymous', 'Customer', 'Regulator', 'Recycler', 'Auditor', 'Owner'].map((r) => `untp:accessRole#${r}`));
 const QUALIFIER_PATH = /^\/([a-zA-Z0-9]+\/\w+(\/[a-zA-Z0-9]+\/\w+)*)?$/;
+const QUALIFIER_PATH_QUERY = /^\/(\d+\/[\w\d]+(\/\d+\/[\w\d]+)*)?$/;
+type Problem = { field: string; message: string };
+
+/** An application identifier of the scheme by shortcode or ai (the resolver accepts both). */
+const findAi = (scheme: RegisteredScheme, code: string) => scheme.applicationIdentifiers.find((a) => a.shortcode === code || a.ai === code);
+
+const schemeProblems = (b: Record<string, unknown>): Problem[] => {
+  if (typeof b.namespace !== 'string' || b.namespace === '') return [{ field: 'namespace', message: 'namespace should not be empty' }];
+  if (!Array.isArray(b.applicationIdentifiers)) return [{ field: 'applicationIdentifiers', message: 'applicationIdentifiers must be an array' }];
+  return (b.applicationIdentifiers as Record<string, unknown>[]).flatMap((a, i) => {
+    const problems: Problem[] = [];
+    for (const name of ['title', 'label', 'shortcode', 'regex']) {
+      if (typeof a[name] !== 'string' || a[name] === '') problems.push({ field: `applicationIdentifiers.${i}.${name}`, message: `${name} should not be empty` });
+    }
+    if (!['I', 'Q', 'D'].includes(a.type as string)) problems.push({ field: `applicationIdentifiers.${i}.type`, message: 'type must be one of I, Q, D' });
+    return problems;
+  });
+};
+
+/** The registration's identifier set against its scheme: the primary ai, or the problems (400). */
+const identifierProblems = (scheme: RegisteredScheme, keyType: string, key: string, qualifierPath: string): { primary?: ApplicationIdentifier; path?: string; problems: Problem[] } => {
+  const primary = findAi(scheme, keyType);
+  if (!primary || primary.type !== 'I') return { problems: [{ field: 'identificationKeyType', message: `Identification key type '${keyType}' is not a primary identifier of '${scheme.namespace}'` }] };
+  if (!new RegExp(primary.regex).test(key)) return { problems: [{ field: 'identificationKey', message: `Identification key '${key}' does not match regex '${primary.regex}'` }] };
+  const segments = qualifierPath.split('/').filter(Boolean);
+  let path = '';
+  for (let i = 0; i < segments.length; i += 2) {
+    const [code, value] = [segments[i]!, segments[i + 1]!];
+    const qualifier = findAi(scheme, code);
+    if (!qualifier || !(primary.qualifiers ?? []).includes(qualifier.ai)) {
+      return { problems: [{ field: 'qualifierPath', message: `Qualifier '${code}' is not a qualifier of '${primary.ai}'` }] };
+    }
+    if (!new RegExp(qualifier.regex).test(value)) {
+      return { problems: [{ field: 'qualifierPath', message: `Qualifier value '${value}' does not match regex '${qualifier.regex}'` }] };
+    }
+    path += `/${qualifier.ai}/${value}`;
+  }
+  return { primary, path, problems: [] };
+};
+
+/** FIPS country codes, as the resolver checks `context` (case-insensitive). */
+const contextProblems = (responses: Record<string, unknown>[], field: (i: number) => string): Problem[] =>
+  responses.flatMap((v, i) =>
+    typeof v.context === 'string' && !lookup.byFips(v.context) ? [{ field: field(i), message: `Invalid context code: '${v.context}'` }] : [],
+  );
 
 const readBody = (req: IncomingMessage) =>
   new Promise<unknown>((resolve) => {
@@ -45,7 +109,7 @@ const readBody = (req: IncomingMessage) =>
 
 export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDouble> => {
   const links = new Map<string, StoredLink>();
-  const schemes = new Map<string, unknown>();
+  const schemes = new Map<string, RegisteredScheme>();
   const calls: IdrDouble['calls'] = [];
   let failures: { mode: 'error' | 'hang'; times: number } | undefined;
 
@@ -54,8 +118,8 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
     res.end(JSON.stringify(status >= 400 ? { timestamp: new Date().toISOString(), path, ...(body as object) } : body));
   };
 
-  const variantProblems = (v: Record<string, unknown>, i: number): { field: string; message: string }[] => {
-    const problems: { field: string; message: string }[] = [];
+  const variantProblems = (v: Record<string, unknown>, i: number): Problem[] => {
+    const problems: Problem[] = [];
     const f = (name: string) => `responses.${i}.${name}`;
     for (const name of ['linkType', 'title', 'targetUrl', 'mimeType', 'context']) {
       if (typeof v[name] !== 'string' || v[name] === '') problems.push({ field: f(name), message: `${name} should not be empty` });
@@ -101,11 +165,25 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
     const b = (body ?? {}) as Record<string, unknown>;
 
     if (route === '/identifiers' && req.method === 'POST') {
-      if (typeof b.namespace !== 'string' || !Array.isArray(b.applicationIdentifiers)) {
-        return send(res, 400, { errors: [{ field: 'namespace', message: 'namespace should not be empty' }] }, path);
-      }
-      schemes.set(b.namespace, b);
+      const problems = schemeProblems(b);
+      if (problems.length) return send(res, 400, { errors: problems }, path);
+      const incoming = (b.applicationIdentifiers as ApplicationIdentifier[]).map((a) => ({ ...a, ai: a.ai || a.shortcode }));
+      const existing = schemes.get(b.namespace as string);
+      const kept = (existing?.applicationIdentifiers ?? []).filter((a) => !incoming.some((n) => n.ai === a.ai));
+      schemes.set(b.namespace as string, { ...existing, ...b, namespace: b.namespace as string, applicationIdentifiers: [...kept, ...incoming] });
       return send(res, 200, { message: 'Application identifier upserted successfully' }, path);
+    }
+    if (route === '/identifiers' && (req.method === 'GET' || req.method === 'DELETE')) {
+      const namespace = url.searchParams.get('namespace');
+      if (req.method === 'DELETE') {
+        if (!namespace) return send(res, 400, { error: 'Namespace is required' }, path);
+        schemes.delete(namespace);
+        return send(res, 200, { message: 'Application identifier deleted successfully' }, path);
+      }
+      if (!namespace) return send(res, 200, [...schemes.values()], path);
+      const scheme = schemes.get(namespace);
+      if (!scheme) return send(res, 400, { error: `Identifier with namespace '${namespace}' not found` }, path);
+      return send(res, 200, { ...scheme, id: `identifiers/${namespace}` }, path);
     }
     if (route === '/resolver' && req.method === 'POST') {
       const problems: { field: string; message: string }[] = [];
@@ -117,18 +195,26 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
       if (!Array.isArray(b.responses) || b.responses.length === 0) problems.push({ field: 'responses', message: 'responses should not be empty' });
       else (b.responses as Record<string, unknown>[]).forEach((v, i) => problems.push(...variantProblems(v, i)));
       if (problems.length) return send(res, 400, { errors: problems }, path);
-      if (!schemes.has(b.namespace as string)) return send(res, 404, { errors: [{ field: 'namespace', message: `Namespace '${b.namespace}' not found` }] }, path);
-      const documentKey = `${b.namespace}/${b.identificationKeyType}/${b.identificationKey}${qualifierPath === '/' ? '' : qualifierPath}`;
-      for (const v of b.responses as Record<string, unknown>[]) {
-        const [prefix, key] = (v.linkType as string).split(':');
-        if (!LINK_TYPE.test(v.linkType as string) || (prefix === 'untp' && !UNTP_TYPES.has(key!))) {
-          return send(res, 404, { errors: [{ field: 'linkType', message: `Invalid link type '${v.linkType}'` }] }, path);
-        }
+      const scheme = schemes.get(b.namespace as string);
+      if (!scheme) return send(res, 404, { errors: [{ field: 'namespace', message: `Namespace '${b.namespace}' not found` }] }, path);
+      const identified = identifierProblems(scheme, b.identificationKeyType as string, b.identificationKey as string, qualifierPath);
+      if (identified.problems.length) return send(res, 400, { errors: identified.problems }, path);
+      const responses = b.responses as Record<string, unknown>[];
+      const badContext = contextProblems(responses, (i) => `responses.${i}.context`);
+      if (badContext.length) return send(res, 422, { errors: badContext }, path);
+      const documentKey = `${b.namespace}/${identified.primary!.ai}/${b.identificationKey}${identified.path}`;
+      for (const v of responses) {
         const duplicate = [...links.values()].some(
           (l) => l.documentKey === documentKey && l.targetUrl === v.targetUrl && l.linkType === v.linkType && l.mimeType === v.mimeType && l.context === v.context,
         );
         if (duplicate) {
           return send(res, 409, { statusCode: 409, message: `Duplicate responses already exist: linkType='${v.linkType}', mimeType='${v.mimeType}', context='${v.context}', targetUrl='${v.targetUrl}'`, error: 'Conflict' }, path);
+        }
+      }
+      for (const v of responses) {
+        const [prefix, key] = (v.linkType as string).split(':');
+        if (!LINK_TYPE.test(v.linkType as string) || (prefix === 'untp' && !UNTP_TYPES.has(key!))) {
+          return send(res, 404, { errors: [{ field: 'linkType', message: `Invalid link type '${v.linkType}'` }] }, path);
         }
       }
       const now = new Date().toISOString();
@@ -141,7 +227,12 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
     }
     if (route === '/resolver/links' && req.method === 'GET') {
       const qp = url.searchParams.get('qualifierPath') ?? '/';
-      const documentKey = `${url.searchParams.get('namespace')}/${url.searchParams.get('identificationKeyType')}/${url.searchParams.get('identificationKey')}${qp === '/' ? '' : qp}`;
+      if (!QUALIFIER_PATH_QUERY.test(qp)) return send(res, 400, { errors: [{ field: 'qualifierPath', message: 'Invalid qualifier path' }] }, path);
+      const namespace = url.searchParams.get('namespace') ?? '';
+      const keyType = url.searchParams.get('identificationKeyType') ?? '';
+      const scheme = schemes.get(namespace);
+      const ai = (scheme && findAi(scheme, keyType)?.ai) ?? keyType;
+      const documentKey = `${namespace}/${ai}/${url.searchParams.get('identificationKey')}${qp === '/' ? '' : qp}`;
       const found = [...links.values()].filter((l) => l.documentKey === documentKey);
       if (found.length === 0) return send(res, 404, { error: 'No link registration found for the specified identifier' }, path);
       return send(res, 200, found.map(({ documentKey: _d, ...l }) => l), path);
@@ -161,6 +252,8 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
         const merged = { ...link, ...changes };
         const problems = variantProblems(merged, 0);
         if (problems.length) return send(res, 400, { errors: problems }, path);
+        const badContext = contextProblems([merged], () => 'context');
+        if (badContext.length) return send(res, 422, { errors: badContext }, path);
         links.set(id, { ...merged, linkId: id, documentKey: link.documentKey, active: link.active, updatedAt: new Date().toISOString() } as StoredLink);
         return send(res, 200, { message: 'Link updated successfully' }, path);
       }

@@ -1,0 +1,120 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { identifierSchemes, serviceInstances } from '../../db/schema/index.ts';
+import { readSystemSeedFile } from '../../db/seed/system-seed-file.ts';
+import { applySystemSeed } from '../../db/seed/apply-system-seed.ts';
+import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
+import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
+import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+import { ConfigError } from '../errors.ts';
+import { createLogger } from '../logging/logger.ts';
+import { SYSTEM_SERVICE_IDS } from '../settings/system-services.ts';
+import { namespaceRegistration, registerSystemNamespaces } from './system-namespaces.ts';
+
+/** The example seed's registrars (GS1 with GTIN and GLN, ABR, ASIC) and their resolvers. */
+const SEED = new URL('../../db/seed/system-seed.example.json', import.meta.url).pathname;
+const GLN_SCHEME = 'zi1m7emkw9pzcblxljxpypo1';
+
+let t: TestApp;
+let system: IdrDouble;
+let own: IdrDouble;
+const warnings: string[] = [];
+const deps = () => ({
+  db: t.db,
+  box: t.services.secretBox,
+  fetcher: t.services.fetcher,
+  logger: createLogger('warn', (line) => warnings.push(line)),
+});
+const idrConfig = (idr: IdrDouble) => ({ baseUrl: idr.url, apiKey: idr.apiKey, apiVersion: '4.0', defaultLinkType: 'untp:dpp', defaultMimeType: 'text/html', defaultLanguage: 'en', defaultContext: 'au', defaultFwqs: false });
+
+beforeAll(async () => {
+  system = await startIdrDouble();
+  own = await startIdrDouble();
+  t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
+  await applySystemSeed(t.db, await readSystemSeedFile(SEED), (problem) => new ConfigError(problem));
+  await t.db.update(serviceInstances).set({ configEncrypted: await t.services.secretBox.encryptJson(idrConfig(system)) }).where(eq(serviceInstances.id, SYSTEM_SERVICE_IDS.IDR));
+});
+afterAll(async () => {
+  await t.close();
+  await system.close();
+  await own.close();
+});
+
+describe('namespaceRegistration', () => {
+  it('schemes become primary identifiers listing their qualifier keys; qualifiers are registered once', () => {
+    const qualifier = { key: '10', description: 'Batch', validationPattern: '^[A-Z]+$' };
+    const registration = namespaceRegistration('gs1', [
+      { name: 'GTIN', primaryKey: '01', validationPattern: '^\\d{14}$', qualifiers: [qualifier, { key: '21', description: 'Serial', validationPattern: '^\\d+$' }] },
+      { name: 'SSCC', primaryKey: '00', validationPattern: '^\\d{18}$', qualifiers: [{ ...qualifier, validationPattern: '^x$' }] },
+    ]);
+    expect(registration).toEqual({
+      namespace: 'gs1',
+      applicationIdentifiers: [
+        { title: 'GTIN', label: 'GTIN', shortcode: '01', ai: '01', type: 'I', regex: '^\\d{14}$', qualifiers: ['10', '21'] },
+        { title: 'SSCC', label: 'SSCC', shortcode: '00', ai: '00', type: 'I', regex: '^\\d{18}$', qualifiers: ['10'] },
+        { title: 'Batch', label: 'Batch', shortcode: '10', ai: '10', type: 'Q', regex: '^[A-Z]+$' },
+        { title: 'Serial', label: 'Serial', shortcode: '21', ai: '21', type: 'Q', regex: '^\\d+$' },
+      ],
+    });
+  });
+});
+
+describe('system namespaces at start-up', () => {
+  it('a tenant cannot publish under a system scheme while its namespace is not registered upstream', async () => {
+    const token = await t.token('tenantA');
+    const identifier = await t.call('POST', '/api/v1/identifiers', { token, body: { schemeId: 'npmh5jw6sjiiz03ctdzr4vu9', value: '09520123456788' } });
+    expect(identifier.status).toBe(201);
+    const refused = await t.call('POST', `/api/v1/identifiers/${identifier.body.id}/links`, {
+      token,
+      body: { links: [{ href: 'https://example.com/dpp/early', rel: 'untp:dpp', type: 'text/html' }] },
+    });
+    expect(refused).toMatchObject({ status: 422, body: { code: 'IDR_REJECTED' } });
+  });
+
+  it('each system namespace goes to the resolver its schemes publish to; tenants then publish with qualifiers', async () => {
+    // The GLN scheme has a resolver of its own (a system instance): gs1 is registered on both, each with its schemes.
+    const [instance] = await t.db
+      .insert(serviceInstances)
+      .values({ tenantId: SYSTEM_TENANT_ID, serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'GLN resolver', configEncrypted: await t.services.secretBox.encryptJson(idrConfig(own)), isPrimary: false })
+      .returning();
+    await t.db.update(identifierSchemes).set({ idrServiceInstanceId: instance!.id }).where(eq(identifierSchemes.id, GLN_SCHEME));
+
+    const result = await registerSystemNamespaces(deps());
+    expect(result.failed).toEqual([]);
+    expect(result.registered.sort()).toEqual(['abr', 'asic', 'gs1', 'gs1']);
+    expect(system.schemes.get('gs1')!.applicationIdentifiers.map((a) => [a.ai, a.type, a.qualifiers])).toEqual([
+      ['01', 'I', ['10', '21']],
+      ['10', 'Q', undefined],
+      ['21', 'Q', undefined],
+    ]);
+    expect(own.schemes.get('gs1')!.applicationIdentifiers.map((a) => [a.ai, a.regex])).toEqual([['414', '^\\d{13}$']]);
+    expect([...system.schemes.keys()].sort()).toEqual(['abr', 'asic', 'gs1']);
+
+    const token = await t.token('tenantA');
+    const [identifier] = (await t.call('GET', '/api/v1/identifiers?schemeId=npmh5jw6sjiiz03ctdzr4vu9', { token })).body.data;
+    const published = await t.call('POST', `/api/v1/identifiers/${identifier.id}/links`, {
+      token,
+      body: { qualifierPath: '/10/LOT1/21/SER9', links: [{ href: 'https://example.com/dpp/lot1', rel: 'untp:dpp', type: 'text/html' }] },
+    });
+    expect(published.status).toBe(201);
+    expect(system.links.get(published.body[0].idrLinkId)).toMatchObject({ documentKey: 'gs1/01/09520123456788/10/LOT1/21/SER9' });
+    // A qualifier the scheme does not have is still the resolver's to refuse.
+    const unknownQualifier = await t.call('POST', `/api/v1/identifiers/${identifier.id}/links`, {
+      token,
+      body: { qualifierPath: '/17/261231', links: [{ href: 'https://example.com/dpp/expiry', rel: 'untp:dpp', type: 'text/html' }] },
+    });
+    expect(unknownQualifier).toMatchObject({ status: 422, body: { code: 'IDR_REJECTED' } });
+  });
+
+  it('registering again is harmless; a resolver that fails is logged and reported, not thrown', async () => {
+    expect((await registerSystemNamespaces(deps())).failed).toEqual([]);
+    expect(system.schemes.get('gs1')!.applicationIdentifiers).toHaveLength(3);
+    system.failNext('error', 3);
+    const result = await registerSystemNamespaces(deps());
+    expect(result.failed.sort()).toEqual(['abr', 'asic', 'gs1']);
+    expect(result.registered).toEqual(['gs1']);
+    const logged = warnings.map((line) => JSON.parse(line)).filter((line) => line.message === 'System namespace not registered with its identity resolver');
+    expect(logged).toHaveLength(3);
+    expect(JSON.stringify(logged)).not.toContain(system.apiKey);
+  });
+});

@@ -1,0 +1,91 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { registrars } from '../../db/schema/index.ts';
+import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
+import type { SchemeRegistration } from '../adapters/idr/idr-adapter.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Fetcher } from '../net/fetcher.ts';
+import { adapterFor, resolveIdrInstance } from './idr-instance.ts';
+
+type ApplicationIdentifier = SchemeRegistration['applicationIdentifiers'][number];
+
+interface SchemeShape {
+  name: string;
+  primaryKey: string;
+  validationPattern: string;
+  qualifiers: { key: string; description: string; validationPattern: string }[];
+}
+
+/**
+ * A namespace as the resolver registers it: each scheme is a primary identifier (`I`, keyed by its
+ * primaryKey, listing its qualifier keys) and each qualifier key a qualifier (`Q`), so the resolver
+ * accepts links for the scheme's values and qualifier paths. A qualifier key shared by two schemes
+ * is registered once, with the first scheme's pattern.
+ */
+export const namespaceRegistration = (namespace: string, schemes: SchemeShape[]): SchemeRegistration => {
+  const primaries: ApplicationIdentifier[] = schemes.map((scheme) => ({
+    title: scheme.name,
+    label: scheme.name,
+    shortcode: scheme.primaryKey,
+    ai: scheme.primaryKey,
+    type: 'I',
+    regex: scheme.validationPattern,
+    qualifiers: scheme.qualifiers.map((q) => q.key),
+  }));
+  const qualifiers = new Map<string, ApplicationIdentifier>();
+  for (const q of schemes.flatMap((scheme) => scheme.qualifiers)) {
+    if (!qualifiers.has(q.key) && !primaries.some((p) => p.ai === q.key)) {
+      qualifiers.set(q.key, { title: q.description, label: q.description, shortcode: q.key, ai: q.key, type: 'Q', regex: q.validationPattern });
+    }
+  }
+  return { namespace, applicationIdentifiers: [...primaries, ...qualifiers.values()] };
+};
+
+export interface NamespaceDeps {
+  db: Database;
+  box: SecretBox;
+  fetcher: Fetcher;
+  logger: Logger;
+}
+
+/**
+ * Registers the system tenant's registrar namespaces with the identity resolvers their schemes
+ * publish to (scheme instance, else registrar instance, else the system default), as the spec has it:
+ * tenants register their own namespaces; the system's are registered automatically. Run by the web
+ * process after start-up; the resolver's upsert makes a repeat harmless. A resolver that refuses or
+ * cannot be reached is logged and tried again at the next start. Returns what was and was not registered.
+ */
+export const registerSystemNamespaces = async (deps: NamespaceDeps) => {
+  const rows = await deps.db.query.registrars.findMany({
+    where: eq(registrars.tenantId, SYSTEM_TENANT_ID),
+    with: { schemes: { with: { qualifiers: true } } },
+  });
+  const groups = new Map<string, { instance: Awaited<ReturnType<typeof resolveIdrInstance>>; namespace: string; schemes: SchemeShape[] }>();
+  for (const registrar of rows) {
+    for (const scheme of registrar.schemes.filter((s) => s.tenantId === SYSTEM_TENANT_ID)) {
+      const instance = await resolveIdrInstance(deps, SYSTEM_TENANT_ID, [scheme.idrServiceInstanceId, registrar.idrServiceInstanceId]);
+      const key = `${instance.id} ${registrar.namespace}`;
+      const group = groups.get(key) ?? { instance, namespace: registrar.namespace, schemes: [] };
+      group.schemes.push({ ...scheme, qualifiers: [...scheme.qualifiers].sort((a, b) => a.order - b.order) });
+      groups.set(key, group);
+    }
+  }
+  const registered: string[] = [];
+  const failed: string[] = [];
+  for (const { instance, namespace, schemes } of groups.values()) {
+    try {
+      const { adapter } = await adapterFor(deps, instance);
+      await adapter.registerScheme(namespaceRegistration(namespace, schemes));
+      registered.push(namespace);
+    } catch (error) {
+      failed.push(namespace);
+      deps.logger.warn('System namespace not registered with its identity resolver', {
+        namespace,
+        idrServiceInstanceId: instance.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return { registered, failed };
+};
