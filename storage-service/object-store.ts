@@ -1,6 +1,11 @@
-/** A stored object as read back. */
+/**
+ * A stored object as read back: small bodies in memory, large ones as a stream that is read only as
+ * the response is sent (the reader cancels it when it does not send the body, as for a 304).
+ */
 export interface StoredObject {
-  body: Uint8Array;
+  body: Uint8Array | ReadableStream<Uint8Array>;
+  /** Bytes in the body, when the store knows it (sent as Content-Length). */
+  size?: number;
   contentType: string;
   etag: string;
   lastModified: Date;

@@ -1,4 +1,5 @@
 import { createDecipheriv, createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, startStorage, type Backend, type StorageHarness } from './test/storage-harness.ts';
 
@@ -115,11 +116,20 @@ describe.each(setups)('storage service on the $name backend', ({ backend, env })
       expect(new Uint8Array(await read.arrayBuffer())).toEqual(binary);
     });
 
-    it('a 1 MB PDF round-trips', async () => {
+    it('a 1 MB PDF round-trips (streamed back with its length); 304 and HEAD send no body', async () => {
       const big = new Uint8Array(1024 * 1024).map((_, i) => (i * 7) % 251);
       const body = await (await s.call('POST', '/api/v4/public', { form: fileForm(big, 'application/pdf') })).json();
       expect(body.uri).toMatch(/\.pdf$/);
-      expect(new Uint8Array(await (await fetch(body.uri)).arrayBuffer())).toEqual(big);
+      const read = await fetch(body.uri);
+      expect(read.headers.get('content-length')).toBe(String(big.length));
+      expect(new Uint8Array(await read.arrayBuffer())).toEqual(big);
+      const again = await fetch(body.uri, { headers: { 'if-none-match': read.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      const head = await fetch(body.uri, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('application/pdf');
+      expect(await head.text()).toBe('');
     });
   });
 
@@ -284,5 +294,34 @@ describe.each(setups)('storage service on the $name backend', ({ backend, env })
       if (typeof form?.status === 'number') expect([400, 413]).toContain(form.status);
       else expect(String(form)).toMatch(/fetch failed|socket|closed/i);
     });
+  });
+});
+
+describe('large local objects are read as streams that are always closed', () => {
+  let s: StorageHarness;
+  beforeAll(async () => {
+    s = await startStorage('local', { LOCAL_SYNC_IO_MAX_BYTES: '1024' });
+  });
+  afterAll(() => s.close());
+  const openDescriptors = () => readdirSync('/proc/self/fd').length;
+
+  it('reads, 304s, HEADs and a client that hangs up mid-body leave no file open', async () => {
+    const big = new Uint8Array(512 * 1024).map((_, i) => i % 256);
+    const { uri } = await (await s.call('POST', '/api/v4/public', { form: fileForm(big, 'application/pdf') })).json();
+    const etag = (await fetch(uri, { method: 'HEAD' })).headers.get('etag')!;
+    await new Promise((done) => setTimeout(done, 50));
+    const before = openDescriptors();
+    for (let i = 0; i < 40; i++) {
+      expect((await fetch(uri, { headers: { 'if-none-match': etag } })).status).toBe(304);
+      expect((await fetch(uri, { method: 'HEAD' })).status).toBe(200);
+      expect((await (await fetch(uri)).arrayBuffer()).byteLength).toBe(big.length);
+      const aborted = new AbortController();
+      const partial = await fetch(uri, { signal: aborted.signal });
+      await partial.body!.getReader().read();
+      aborted.abort();
+    }
+    await new Promise((done) => setTimeout(done, 200));
+    // Sockets of the client's pool come and go; 160 leaked files would not.
+    expect(openDescriptors() - before).toBeLessThan(20);
   });
 });

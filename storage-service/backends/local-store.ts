@@ -1,13 +1,15 @@
-import { readFile, readFileSync, stat, statSync, writeFile, writeFileSync, type Stats } from 'node:fs';
+import { close, createReadStream, fstat, open, readFileSync, statSync, writeFile, writeFileSync, type Stats } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import mime from 'mime';
 import type { ObjectStore, StoredObject } from '../object-store.ts';
 
 const writeNew = promisify(writeFile);
-const readWhole = promisify(readFile);
-const statOf = promisify(stat);
+const openFile = promisify(open);
+const statOpen = promisify(fstat);
+const closeFile = promisify(close);
 
 const isMissing = (error: unknown) => {
   const code = (error as NodeJS.ErrnoException).code;
@@ -22,7 +24,8 @@ const isMissing = (error: unknown) => {
  * libuv thread pool costs a cross-thread hand-off both ways, several per object (open, write, close;
  * open, fstat, read, close), which for a small file on a local disk is far more than the syscalls
  * themselves. Larger objects, and every object when the limit is 0 (a network file system, where a
- * syscall may wait), go through the thread pool so the event loop never waits on them.
+ * syscall may wait), go through the thread pool so the event loop never waits on them, and are read
+ * as a stream from the descriptor opened for the stat, so a delete in between cannot cut a response.
  */
 export class LocalStore implements ObjectStore {
   readonly #readyBuckets = new Set<string>();
@@ -58,12 +61,28 @@ export class LocalStore implements ObjectStore {
         // Read what is there now; a file deleted since the stat is missing, as it would be a moment later.
         if (info.size <= this.syncIoMaxBytes) return describe(key, readFileSync(path), info);
       }
-      const [body, info] = await Promise.all([readWhole(path), statOf(path)]);
-      return describe(key, body, info);
+      return await this.#streamed(key, path);
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
     }
+  }
+
+  async #streamed(key: string, path: string): Promise<StoredObject | undefined> {
+    const fd = await openFile(path, 'r');
+    let info: Stats;
+    try {
+      info = await statOpen(fd);
+    } catch (error) {
+      await closeFile(fd);
+      throw error;
+    }
+    if (!info.isFile()) {
+      await closeFile(fd);
+      return undefined;
+    }
+    const stream = createReadStream(path, { fd, autoClose: true, highWaterMark: 1024 * 1024 });
+    return describe(key, Readable.toWeb(stream) as ReadableStream<Uint8Array>, info);
   }
 
   async list(bucket: string, prefix: string): Promise<string[]> {
@@ -80,8 +99,9 @@ export class LocalStore implements ObjectStore {
   }
 }
 
-const describe = (key: string, body: Uint8Array, info: Stats): StoredObject => ({
+const describe = (key: string, body: StoredObject['body'], info: Stats): StoredObject => ({
   body,
+  size: info.size,
   contentType: mime.getType(key) ?? 'application/octet-stream',
   etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`,
   lastModified: info.mtime,

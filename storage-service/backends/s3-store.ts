@@ -64,7 +64,8 @@ export class S3Store implements ObjectStore {
     try {
       const out = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return {
-        body: await out.Body!.transformToByteArray(),
+        body: out.Body!.transformToWebStream() as ReadableStream<Uint8Array>,
+        size: out.ContentLength,
         contentType: out.ContentType ?? 'application/octet-stream',
         etag: out.ETag ?? '',
         lastModified: out.LastModified ?? new Date(0),

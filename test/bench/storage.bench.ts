@@ -26,6 +26,8 @@ const file = '%PDF-1.7 '.padEnd(1024 * 1024, 'x');
 const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="doc.pdf"\r\nContent-Type: application/pdf\r\n\r\n${file}\r\n--${boundary}--\r\n`;
 const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-api-key': API_KEY };
 
+const directories: string[] = [];
+
 /** `storage-service/server.ts` as its own program on a fresh directory; WORKERS unset means its default. */
 const startService = async (workers?: number) => {
   const dir = await mkdtemp(join(tmpdir(), 'css-storage-bench-'));
@@ -49,8 +51,9 @@ const startService = async (workers?: number) => {
     const exited = new Promise((done) => server.once('exit', done));
     server.kill('SIGTERM');
     await exited;
-    await rm(dir, { recursive: true, force: true });
   };
+  // Removed after every run: deleting tens of thousands of files makes the disk slow for a while.
+  directories.push(dir);
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`${url}/health-check`)).ok) break;
@@ -75,20 +78,28 @@ const jsonRows = async (url: string, readUri: string, label = '') => [
   await measure(`read 1 KB JSON${label}`, { url: readUri }),
 ];
 
+/** Measures one service (started by `start`) and stops it, whatever happens. */
+const measured = async (start: () => ReturnType<typeof startService>, rowsOf: (service: Awaited<ReturnType<typeof startService>>) => Promise<LoadResult[]>) => {
+  const service = await start();
+  try {
+    return await rowsOf(service);
+  } finally {
+    await service.stop();
+  }
+};
+
 const rows: LoadResult[] = [];
-const deployed = await startService();
 try {
-  rows.push(...(await jsonRows(deployed.url, deployed.small.uri)));
-  rows.push(await measure('upload 1 MB file public', { url: `${deployed.url}/api/v4/public`, method: 'POST', headers: multipartHeaders, body: multipart }));
-  rows.push(await measure('read 1 MB file', { url: deployed.large.uri }));
+  rows.push(
+    ...(await measured(startService, async ({ url, small, large }) => [
+      ...(await jsonRows(url, small.uri)),
+      await measure('upload 1 MB file public', { url: `${url}/api/v4/public`, method: 'POST', headers: multipartHeaders, body: multipart }),
+      await measure('read 1 MB file', { url: large.uri }),
+    ])),
+  );
+  rows.push(...(await measured(() => startService(1), ({ url, small }) => jsonRows(url, small.uri, ', WORKERS=1'))));
 } finally {
-  await deployed.stop();
-}
-const single = await startService(1);
-try {
-  rows.push(...(await jsonRows(single.url, single.small.uri, ', WORKERS=1')));
-} finally {
-  await single.stop();
+  for (const dir of directories) await rm(dir, { recursive: true, force: true });
 }
 report(
   `Storage service (own program, WORKERS default = ${availableParallelism()} CPUs, then 1), local backend, 10 connections (reference: upstream 3.1.0 measured the same way)`,
