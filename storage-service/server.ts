@@ -30,10 +30,13 @@ export const startStorageServer = (env: NodeJS.ProcessEnv = process.env, options
  */
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    const { workers } = readStorageSettings(process.env, cluster.isWorker ? () => {} : console.warn);
+    const warnings: string[] = [];
+    const { workers } = readStorageSettings(process.env, (warning) => warnings.push(warning));
     if (cluster.isPrimary && workers > 1) {
+      for (const warning of warnings) console.warn(warning);
       superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL)));
     } else {
+      // Warns about the settings itself (a cluster worker stays quiet: its primary did).
       const service = startStorageServer();
       const stop = async () => {
         await service.close();
