@@ -14,7 +14,7 @@ import {
 } from './identifier-refs.ts';
 import { selectPage } from './page-query.ts';
 import { searchCondition } from './search.ts';
-import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner } from './secondary-identifiers.ts';
+import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner, secondaryIdsOf } from './secondary-identifiers.ts';
 import { translatePrimaryRace } from './unique-primary.ts';
 
 type MasterTable = PgTable & { id: PgColumn; tenantId: PgColumn; name: PgColumn; primaryIdentifierId: PgColumn; createdAt: PgColumn };
@@ -66,7 +66,7 @@ export const createMasterRecords = async <T extends MasterTable, I extends Ident
   return rows.map((r) => r.id);
 };
 
-/** The tenant's records, newest first, each with its secondary identifier ids (two queries per page). */
+/** The tenant's records, newest first, each with its secondary identifier ids (one statement per page, plus a count without search). */
 export const listMasterRecords = async <T extends MasterTable>(
   db: Database,
   k: MasterKind<T>,
@@ -76,9 +76,11 @@ export const listMasterRecords = async <T extends MasterTable>(
   page: { limit: number; offset: number },
 ): Promise<{ rows: (Row<T> & { secondaryIdentifierIds: string[] })[]; total: number }> => {
   const where = and(eq(k.table.tenantId, tenantId), ...filters, search ? searchCondition(search, tenantId, k.table, k.secondary) : undefined);
-  const { rows, total } = await selectPage(db, k.table, where, [desc(k.table.createdAt), desc(k.table.id)], page, Boolean(search));
-  const secondary = await secondaryIdsByOwner(db, k.secondary, rows.map((r) => (r as { id: string }).id));
-  return { rows: rows.map((row) => ({ ...row, secondaryIdentifierIds: secondary.get((row as { id: string }).id) ?? [] })), total };
+  const { rows, total } = await selectPage(db, k.table, where, [desc(k.table.createdAt), desc(k.table.id)], page, {
+    inlineCount: Boolean(search),
+    extra: { secondaryIdentifierIds: secondaryIdsOf(k.secondary, k.table.id) },
+  });
+  return { rows: rows as (Row<T> & { secondaryIdentifierIds: string[] })[], total };
 };
 
 /**

@@ -3,33 +3,41 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.ts';
 
 /**
- * One page of a table and the total number of matches. With `inlineCount` (costly filters such as
- * `search`) the total comes from the same statement (`count(*) over()`), so the filter runs once per
- * request; otherwise a separate index-only count is cheaper than materialising every match.
+ * One page of a table and the total number of matches, each row with the `extra` values computed
+ * alongside it (correlated subqueries, so a page costs no further round trip). With `inlineCount`
+ * (costly filters such as `search`) the total comes from the same statement (`count(*) over()`), so
+ * the filter runs once per request; otherwise a separate index-only count is cheaper than
+ * materialising every match.
  */
-export const selectPage = async <T extends PgTable>(
+export const selectPage = async <T extends PgTable, E extends Record<string, SQL>>(
   db: Database,
   table: T,
   where: SQL | undefined,
   orderBy: SQL[],
   page: { limit: number; offset: number },
-  inlineCount = false,
-): Promise<{ rows: T['$inferSelect'][]; total: number }> => {
-  if (!inlineCount) {
-    const [rows, [counted]] = await Promise.all([
-      db.select().from(table as PgTable).where(where).orderBy(...orderBy).limit(page.limit).offset(page.offset),
+  options: { inlineCount?: boolean; extra?: E } = {},
+): Promise<{ rows: (T['$inferSelect'] & { [K in keyof E]: E[K]['_']['type'] })[]; total: number }> => {
+  type Found = { row: T['$inferSelect']; total?: number } & Record<string, unknown>;
+  const extra = options.extra ?? ({} as E);
+  const withExtra = (found: Found[]) => found.map(({ row, total: _, ...values }) => ({ ...row, ...values }) as T['$inferSelect'] & { [K in keyof E]: E[K]['_']['type'] });
+  const pageOf = (selection: Record<string, unknown>) =>
+    db
+      .select(selection as never)
+      .from(table as PgTable)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(page.limit)
+      .offset(page.offset) as unknown as Promise<Found[]>;
+
+  if (!options.inlineCount) {
+    const [found, [counted]] = await Promise.all([
+      pageOf({ row: table, ...extra }),
       db.select({ total: count() }).from(table as PgTable).where(where),
     ]);
-    return { rows: rows as T['$inferSelect'][], total: counted?.total ?? 0 };
+    return { rows: withExtra(found), total: counted?.total ?? 0 };
   }
-  const found = (await db
-    .select({ row: table as PgTable, total: sql<number>`count(*) over()`.mapWith(Number) } as never)
-    .from(table as PgTable)
-    .where(where)
-    .orderBy(...orderBy)
-    .limit(page.limit)
-    .offset(page.offset)) as unknown as { row: T['$inferSelect']; total: number }[];
-  if (found.length > 0) return { rows: found.map((f) => f.row), total: found[0]!.total };
+  const found = await pageOf({ row: table, ...extra, total: sql<number>`count(*) over()`.mapWith(Number) });
+  if (found.length > 0) return { rows: withExtra(found), total: found[0]!.total! };
   if (page.offset === 0) return { rows: [], total: 0 };
   const [counted] = await db.select({ total: count() }).from(table as PgTable).where(where);
   return { rows: [], total: counted?.total ?? 0 };

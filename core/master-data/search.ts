@@ -19,7 +19,9 @@ export const searchCondition = (
 ): SQL => {
   const pattern = containsPattern(term);
   const identifierMatches = and(eq(identifiers.tenantId, tenantId), ilike(identifiers.value, pattern));
-  return sql`${record.id} in (
+  // `= any(array(…))`, not `in (…)`: the id set is computed once and the records are then fetched by
+  // primary key; with `in`, PostgreSQL hash-joins the set against a scan of every record of the table.
+  return sql`${record.id} = any(array(
     select ${record.id} from ${record} where ${and(eq(record.tenantId, tenantId), ilike(record.name, pattern))}
     union
     select ${record.id} from ${record} join ${identifiers} on ${eq(identifiers.id, record.primaryIdentifierId)}
@@ -27,5 +29,5 @@ export const searchCondition = (
     union
     select ${secondary.ownerId} from ${secondary} join ${identifiers} on ${eq(identifiers.id, secondary.identifierId)}
       where ${identifierMatches}
-  )`;
+  ))`;
 };

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
 
@@ -24,6 +24,10 @@ export const insertSecondaryIdentifiers = async (
   const rows = owners.flatMap(({ ownerId, ids }) => (ids ?? []).map((identifierId) => ({ ownerId, identifierId })));
   if (rows.length > 0) await tx.insert(table).values(rows as never);
 };
+
+/** A record's secondary identifier ids as a column of the record's own query (ordered as below). */
+export const secondaryIdsOf = (table: SecondaryTable, ownerId: PgColumn): SQL<string[]> =>
+  sql<string[]>`array(select ${table.identifierId} from ${table} where ${table.ownerId} = ${ownerId} order by ${table.identifierId})`;
 
 /** Secondary identifier ids per owner for a page of records, in one query. */
 export const secondaryIdsByOwner = async (

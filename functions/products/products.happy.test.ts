@@ -78,6 +78,22 @@ describe('products', () => {
     expect(item).toHaveProperty('secondaryIdentifierIds');
   });
 
+  it('list items carry every secondary identifier id, in id order, with and without search; none is []', async () => {
+    const both = [ids[3]!.id, ids[0]!.id];
+    const [listed, bare] = await bulkCreate(t, token, 'products', [
+      { name: 'Secondary Twice', level: 'MODEL', secondaryIdentifierIds: both },
+      { name: 'Secondary None', level: 'MODEL' },
+    ]);
+    const sorted = [...both].sort();
+    const page = (await t.call('GET', '/api/v1/products?level=MODEL&limit=100', { token })).body.data;
+    expect(page.find((p: { id: string }) => p.id === listed!.id).secondaryIdentifierIds).toEqual(sorted);
+    expect(page.find((p: { id: string }) => p.id === bare!.id).secondaryIdentifierIds).toEqual([]);
+    const searched = (await t.call('GET', '/api/v1/products?search=Secondary', { token })).body;
+    expect(searched.pagination.total).toBe(2);
+    const byId = new Map(searched.data.map((p: { id: string; secondaryIdentifierIds: string[] }) => [p.id, p.secondaryIdentifierIds]));
+    expect(byId).toEqual(new Map([[listed!.id, sorted], [bare!.id, []]]));
+  });
+
   it('PATCH: level is silently stripped; the four references clear with null; a new parent follows the rules', async () => {
     const [modelA, modelB] = await bulkCreate(t, token, 'products', [
       { name: 'Model A', level: 'MODEL' },
