@@ -8,7 +8,7 @@ import { LocalStore } from './backends/local-store.ts';
 import { S3Store } from './backends/s3-store.ts';
 import type { ObjectStore } from './object-store.ts';
 import { readStorageSettings, type StorageSettings } from './settings.ts';
-import { superviseWorkers } from './workers.ts';
+import { readWorkerCount, superviseWorkers } from './workers.ts';
 
 export const createObjectStore = (settings: StorageSettings): ObjectStore =>
   settings.storageType === 's3' ? S3Store.connect(settings.s3) : new LocalStore(resolve(settings.localDirectory), settings.localSyncIoMaxBytes);
@@ -31,7 +31,8 @@ export const startStorageServer = (env: NodeJS.ProcessEnv = process.env, options
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const warnings: string[] = [];
-    const { workers } = readStorageSettings(process.env, (warning) => warnings.push(warning));
+    readStorageSettings(process.env, (warning) => warnings.push(warning));
+    const workers = readWorkerCount(process.env);
     if (cluster.isPrimary && workers > 1) {
       for (const warning of warnings) console.warn(warning);
       superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL)));

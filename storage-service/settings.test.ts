@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
@@ -25,7 +24,6 @@ describe('storage service settings', () => {
       storageType: 'local',
       localDirectory: 'uploads',
       localSyncIoMaxBytes: 65_536,
-      workers: availableParallelism(),
       maxUploadSize: 10_485_760,
       allowedUploadTypes: ['image/png', 'image/jpeg', 'image/webp', 'application/pdf'],
     });
@@ -38,8 +36,7 @@ describe('storage service settings', () => {
     expect(() => readStorageSettings({ API_KEY: 'k', STORAGE_TYPE: 'gcp' })).toThrow(/STORAGE_TYPE/);
     expect(() => readStorageSettings({ API_KEY: 'k', LOCAL_SYNC_IO_MAX_BYTES: '2097152' })).toThrow(/LOCAL_SYNC_IO_MAX_BYTES/);
     expect(readStorageSettings({ API_KEY: 'k', LOCAL_SYNC_IO_MAX_BYTES: '0' }).localSyncIoMaxBytes).toBe(0);
-    expect(() => readStorageSettings({ API_KEY: 'k', WORKERS: 'two' })).toThrow(/WORKERS/);
-    expect(readStorageSettings({ API_KEY: 'k', WORKERS: '3' }).workers).toBe(3);
+
     expect(() => readStorageSettings({ API_KEY: 'k', STORAGE_TYPE: 's3' })).toThrow(/S3_REGION/);
     expect(readStorageSettings({ API_KEY: 'k', STORAGE_TYPE: 's3', S3_ENDPOINT: 'http://minio:9000' }).s3).toEqual({
       endpoint: 'http://minio:9000',

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { ConfigError } from '../core/errors.ts';
 import { readEnum, readInteger, readText, type EnvSource } from '../core/settings/env-readers.ts';
 
@@ -19,8 +18,6 @@ export interface StorageSettings {
   s3: { endpoint?: string; region: string; forcePathStyle: boolean };
   maxUploadSize: number;
   allowedUploadTypes: string[];
-  /** Processes serving requests (Node entry only): one per available CPU unless set. */
-  workers: number;
 }
 
 const list = (value: string | undefined, fallback: string[]) =>
@@ -58,6 +55,5 @@ export const readStorageSettings = (env: EnvSource, warn: (message: string) => v
     s3: { endpoint, region: region ?? 'us-east-1', forcePathStyle: readText(env, 'S3_FORCE_PATH_STYLE') === 'true' },
     maxUploadSize: readInteger(env, 'MAX_UPLOAD_SIZE', 10_485_760, { min: 1, max: Number.MAX_SAFE_INTEGER }),
     allowedUploadTypes: list(readText(env, 'ALLOWED_UPLOAD_TYPES'), ['image/png', 'image/jpeg', 'image/webp', 'application/pdf']),
-    workers: readInteger(env, 'WORKERS', availableParallelism(), { min: 1, max: 256 }),
   };
 };

@@ -4,7 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { freePort } from '../test/rig/postgres-server.ts';
+import { readWorkerCount } from './workers.ts';
 
 const API_KEY = 'workers-test-key';
 
@@ -119,6 +121,15 @@ describe('storage service with WORKERS=2 (cluster of processes on one port)', ()
     expect(await program.exited).toBe(0);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   }, 20_000);
+});
+
+describe('WORKERS', () => {
+  it('defaults to the CPUs available; must be a whole number of at least 1', () => {
+    expect(readWorkerCount({})).toBe(availableParallelism());
+    expect(readWorkerCount({ WORKERS: '3' })).toBe(3);
+    expect(() => readWorkerCount({ WORKERS: 'two' })).toThrow(/WORKERS/);
+    expect(() => readWorkerCount({ WORKERS: '0' })).toThrow(/WORKERS must be at least 1/);
+  });
 });
 
 describe('storage service workers that cannot start', () => {

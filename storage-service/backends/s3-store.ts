@@ -22,12 +22,19 @@ export class S3Store implements ObjectStore {
 
   constructor(private readonly client: S3Client) {}
 
-  static connect(options: { endpoint?: string; region: string; forcePathStyle: boolean }): S3Store {
+  /** Credentials come from the SDK's default chain unless given (edge runtimes have no such chain). */
+  static connect(options: {
+    endpoint?: string;
+    region: string;
+    forcePathStyle: boolean;
+    credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  }): S3Store {
     return new S3Store(
       new S3Client({
         region: options.region,
         endpoint: options.endpoint,
         forcePathStyle: options.forcePathStyle,
+        ...(options.credentials ? { credentials: options.credentials } : {}),
         // Without these, streamed bodies are stored with aws-chunked framing by some S3-compatible stores.
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',

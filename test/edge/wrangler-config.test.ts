@@ -9,11 +9,11 @@ const environments = [...wrangler.matchAll(/^\[env\.([a-z-]+)\]$/gm)].map((m) =>
 
 describe('wrangler.toml', () => {
   it('has one environment per edge entry, each with its own main, route and settings', () => {
-    const groups = edgeEntries().map((e) => e.group).sort();
-    expect([...environments].sort()).toEqual(groups);
-    for (const group of groups) {
+    const entries = edgeEntries();
+    expect([...environments].sort()).toEqual(entries.map((e) => e.group).sort());
+    for (const { group, main } of entries) {
       const section = wrangler.split(`[env.${group}]`)[1]!.split(/^\[env\.(?!.*\.vars\])/m)[0]!;
-      expect(section).toContain(`main = "functions/${group}/edge.ts"`);
+      expect(section).toContain(`main = "${main}"`);
       expect(section).toMatch(/routes = \[/);
       expect(wrangler).toContain(`[env.${group}.vars]`);
     }
@@ -28,4 +28,15 @@ describe('wrangler.toml', () => {
     expect(stdout).toContain('--dry-run: exiting now');
     expect(stdout).toContain('env.AUTH_OIDC_ISSUER');
   }, 120_000);
+
+  it('deploys the storage service from our bundle (its build runs first; dry run)', async () => {
+    const { stdout } = await promisify(execFile)(
+      'npx',
+      ['wrangler', 'deploy', '--dry-run', '--env', 'storage', '--outdir', 'dist/wrangler-dry-run-storage'],
+      { env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' }, timeout: 180_000 },
+    );
+    expect(stdout).toContain('dist/edge/storage.js');
+    expect(stdout).toContain('--dry-run: exiting now');
+    expect(stdout).toContain('env.STORAGE_TYPE');
+  }, 180_000);
 });
