@@ -19,22 +19,23 @@ describe('wrangler.toml', () => {
     }
   });
 
+  /** `wrangler deploy --dry-run` of one environment: what it prints. */
+  const dryRun = async (env: string) =>
+    (
+      await promisify(execFile)('npx', ['wrangler', 'deploy', '--dry-run', '--env', env, '--outdir', `dist/wrangler-dry-run-${env}`], {
+        env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' },
+        timeout: 180_000,
+      })
+    ).stdout;
+
   it('builds a deployable bundle with wrangler (dry run)', async () => {
-    const { stdout } = await promisify(execFile)(
-      'npx',
-      ['wrangler', 'deploy', '--dry-run', '--env', 'registrars', '--outdir', 'dist/wrangler-dry-run'],
-      { env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' }, timeout: 120_000 },
-    );
+    const stdout = await dryRun('registrars');
     expect(stdout).toContain('--dry-run: exiting now');
     expect(stdout).toContain('env.AUTH_OIDC_ISSUER');
-  }, 120_000);
+  }, 180_000);
 
   it('deploys the storage service from our bundle (its build runs first; dry run)', async () => {
-    const { stdout } = await promisify(execFile)(
-      'npx',
-      ['wrangler', 'deploy', '--dry-run', '--env', 'storage', '--outdir', 'dist/wrangler-dry-run-storage'],
-      { env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' }, timeout: 180_000 },
-    );
+    const stdout = await dryRun('storage');
     expect(stdout).toContain('dist/edge/storage.js');
     expect(stdout).toContain('--dry-run: exiting now');
     expect(stdout).toContain('env.STORAGE_TYPE');
