@@ -1,4 +1,4 @@
-import { close, createReadStream, fstat, open, readFileSync, statSync, writeFile, writeFileSync, type Stats } from 'node:fs';
+import { close, createReadStream, fstat, open, readFile, readFileSync, statSync, writeFile, writeFileSync, type Stats } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,6 +10,10 @@ const writeNew = promisify(writeFile);
 const openFile = promisify(open);
 const statOpen = promisify(fstat);
 const closeFile = promisify(close);
+const readOpen = promisify(readFile);
+
+/** Up to this size a read is sent from memory (one write to the socket); larger files are streamed. */
+const BUFFERED_READ_MAX_BYTES = 1024 * 1024;
 
 const isMissing = (error: unknown) => {
   const code = (error as NodeJS.ErrnoException).code;
@@ -24,8 +28,9 @@ const isMissing = (error: unknown) => {
  * libuv thread pool costs a cross-thread hand-off both ways, several per object (open, write, close;
  * open, fstat, read, close), which for a small file on a local disk is far more than the syscalls
  * themselves. Larger objects, and every object when the limit is 0 (a network file system, where a
- * syscall may wait), go through the thread pool so the event loop never waits on them, and are read
- * as a stream from the descriptor opened for the stat, so a delete in between cannot cut a response.
+ * syscall may wait), go through the thread pool so the event loop never waits on them; they are read
+ * from the descriptor opened for the stat (a delete in between cannot cut a response), whole up to
+ * 1 MiB and as a stream beyond.
  */
 export class LocalStore implements ObjectStore {
   readonly #readyBuckets = new Set<string>();
@@ -61,14 +66,14 @@ export class LocalStore implements ObjectStore {
         // Read what is there now; a file deleted since the stat is missing, as it would be a moment later.
         if (info.size <= this.syncIoMaxBytes) return describe(key, readFileSync(path), info);
       }
-      return await this.#streamed(key, path);
+      return await this.#opened(key, path);
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
     }
   }
 
-  async #streamed(key: string, path: string): Promise<StoredObject | undefined> {
+  async #opened(key: string, path: string): Promise<StoredObject | undefined> {
     const fd = await openFile(path, 'r');
     let info: Stats;
     try {
@@ -77,9 +82,12 @@ export class LocalStore implements ObjectStore {
       await closeFile(fd);
       throw error;
     }
-    if (!info.isFile()) {
-      await closeFile(fd);
-      return undefined;
+    if (!info.isFile() || info.size <= BUFFERED_READ_MAX_BYTES) {
+      try {
+        return info.isFile() ? describe(key, await readOpen(fd), info) : undefined;
+      } finally {
+        await closeFile(fd);
+      }
     }
     const stream = createReadStream(path, { fd, autoClose: true, highWaterMark: 1024 * 1024 });
     return describe(key, Readable.toWeb(stream) as ReadableStream<Uint8Array>, info);
