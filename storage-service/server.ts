@@ -44,7 +44,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         process.exit(0);
       };
       process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      // Ctrl+C reaches a cluster worker too; its primary stops it (SIGTERM) rather than replace it.
+      if (cluster.isWorker) process.on('SIGINT', () => {});
+      else process.once('SIGINT', stop);
     }
   } catch (error) {
     const code = error instanceof ConfigError ? ` [${error.code}]` : '';

@@ -115,6 +115,14 @@ describe('storage service with WORKERS=2 (cluster of processes on one port)', ()
     expect(program.logs.some((line) => line.message === 'Storage worker exited; starting another' && line.pid === victim)).toBe(true);
   });
 
+  it('SIGINT to a worker alone (as Ctrl+C sends it to the whole group) neither stops nor replaces it', async () => {
+    const pids = listeningPids(program).slice(1);
+    process.kill(pids[0]!, 'SIGINT');
+    await new Promise((done) => setTimeout(done, 300));
+    expect(() => process.kill(pids[0]!, 0)).not.toThrow();
+    expect(listeningPids(program)).toHaveLength(3);
+  });
+
   it('SIGTERM stops the workers and the primary with exit code 0', async () => {
     const pids = listeningPids(program).slice(1);
     program.child.kill('SIGTERM');
