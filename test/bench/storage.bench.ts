@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +8,11 @@ import { measure, report, type LoadResult } from './lib.ts';
 /**
  * The storage service as it is deployed: its own program (`storage-service/server.ts`, one worker
  * process per CPU by default, then a single process), local backend, the load generator on the same
- * machine, 10 connections. Reference: the upstream storage
- * service 3.1.0 measured that way served about 3,700 public and 2,900 private 1 KB uploads/s and
- * 4,700 reads/s; the target is twice that.
+ * machine, 10 connections. Reference: the upstream storage service 3.1.0 measured that way served
+ * about 3,700 public and 2,900 private 1 KB uploads/s and 4,700 reads/s; the target is twice that.
+ *
+ * Uploads create one file each, so their rows measure the disk too: on a machine whose disk is rate
+ * limited (a VM's token bucket), a run right after heavy disk use shows it. Compare runs on a quiet disk.
  */
 const REFERENCE: Record<string, number> = {
   'upload 1 KB JSON public': 3700,
@@ -80,6 +82,8 @@ const jsonRows = async (url: string, readUri: string, label = '') => [
 
 /** Measures one service (started by `start`) and stops it, whatever happens. */
 const measured = async (start: () => ReturnType<typeof startService>, rowsOf: (service: Awaited<ReturnType<typeof startService>>) => Promise<LoadResult[]>) => {
+  // The 1 MB rows leave a gigabyte or more to write back: each service starts on a settled disk.
+  settleDisk();
   const service = await start();
   try {
     return await rowsOf(service);
@@ -87,6 +91,9 @@ const measured = async (start: () => ReturnType<typeof startService>, rowsOf: (s
     await service.stop();
   }
 };
+
+/** Flushes and commits what earlier work left on the disk (`sync` waits for the journal). */
+const settleDisk = () => spawnSync('sync', { stdio: 'ignore' });
 
 const rows: LoadResult[] = [];
 try {
@@ -100,6 +107,8 @@ try {
   rows.push(...(await measured(() => startService(1), ({ url, small }) => jsonRows(url, small.uri, ', WORKERS=1'))));
 } finally {
   for (const dir of directories) await rm(dir, { recursive: true, force: true });
+  // The deletes are committed before the bench ends, not while whatever runs next is measured.
+  settleDisk();
 }
 report(
   `Storage service (own program, WORKERS default = ${availableParallelism()} CPUs, then 1), local backend, 10 connections (reference: upstream 3.1.0 measured the same way)`,
