@@ -50,7 +50,7 @@ export const organisations = pgTable(
     ...timestamps,
   },
   (t) => [
-    index('organisations_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('organisations_tenant_created_id_idx').on(t.tenantId, t.createdAt, t.id),
     nameSearchIndex('organisations_name_trgm_idx', t.name),
   ],
 );
@@ -70,7 +70,7 @@ export const facilities = pgTable(
     ...timestamps,
   },
   (t) => [
-    index('facilities_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('facilities_tenant_created_id_idx').on(t.tenantId, t.createdAt, t.id),
     index('facilities_operating_organisation_idx').on(t.operatingOrganisationId),
     nameSearchIndex('facilities_name_trgm_idx', t.name),
   ],
@@ -95,7 +95,7 @@ export const products = pgTable(
     ...timestamps,
   },
   (t) => [
-    index('products_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('products_tenant_created_id_idx').on(t.tenantId, t.createdAt, t.id),
     index('products_parent_idx').on(t.parentId),
     index('products_organisation_idx').on(t.producedByOrganisationId),
     index('products_facility_idx').on(t.manufacturingFacilityId),
