@@ -88,16 +88,13 @@ export const buildStorageApp = (deps: { settings: StorageSettings; store: Object
       const conditional = c.req.header('if-none-match');
       const notModified = conditional && found.etag && conditional.split(',').some((tag) => tag.trim() === found.etag || tag.trim() === '*');
       // Hono answers HEAD with its GET route and drops the body: the raw request still says HEAD.
-      const headOnly = c.req.raw.method === 'HEAD';
-      if (notModified || headOnly) {
-        // A stream that will not be sent is closed now (it holds a file or a connection).
-        if (found.body instanceof ReadableStream) await found.body.cancel();
-        if (notModified) return c.body(null, 304, headers);
-      }
-      if (found.body instanceof Uint8Array) return c.body(found.body as Uint8Array<ArrayBuffer>, 200, headers);
+      const sendsBody = !notModified && c.req.raw.method !== 'HEAD';
+      // A stream that will not be sent is closed now (it holds a file or a connection).
+      if (!sendsBody && found.body instanceof ReadableStream) await found.body.cancel();
+      if (notModified) return c.body(null, 304, headers);
       if (found.size !== undefined) headers['content-length'] = String(found.size);
-      if (headOnly) return c.body(null, 200, headers);
-      return c.body(found.body as ReadableStream<Uint8Array<ArrayBuffer>>, 200, headers);
+      if (!sendsBody) return c.body(null, 200, headers);
+      return c.body(found.body as Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array<ArrayBuffer>>, 200, headers);
     });
   }
 

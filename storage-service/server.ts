@@ -13,10 +13,15 @@ import { readWorkerCount, superviseWorkers } from './workers.ts';
 export const createObjectStore = (settings: StorageSettings): ObjectStore =>
   settings.storageType === 's3' ? S3Store.connect(settings.s3) : new LocalStore(resolve(settings.localDirectory), settings.localSyncIoMaxBytes);
 
-/** Node entry of the storage service: settings (refuses to start without API_KEY), store, serve. */
-export const startStorageServer = (env: NodeJS.ProcessEnv = process.env, options: { hostname?: string } = {}) => {
-  // Cluster workers read the settings their primary already checked and warned about.
-  const settings = readStorageSettings(env, cluster.isWorker ? () => {} : console.warn);
+/**
+ * Node entry of the storage service: settings (refuses to start without API_KEY, unless given them
+ * already read), store, serve.
+ */
+export const startStorageServer = (
+  env: NodeJS.ProcessEnv = process.env,
+  options: { hostname?: string; settings?: StorageSettings } = {},
+) => {
+  const settings = options.settings ?? readStorageSettings(env);
   const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
   const app = buildStorageApp({ settings, store: createObjectStore(settings), logger });
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
@@ -30,15 +35,13 @@ export const startStorageServer = (env: NodeJS.ProcessEnv = process.env, options
  */
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    const warnings: string[] = [];
-    readStorageSettings(process.env, (warning) => warnings.push(warning));
+    // A cluster worker reads the settings its primary already checked and warned about.
+    const settings = readStorageSettings(process.env, cluster.isWorker ? () => {} : console.warn);
     const workers = readWorkerCount(process.env);
     if (cluster.isPrimary && workers > 1) {
-      for (const warning of warnings) console.warn(warning);
       superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL)));
     } else {
-      // Warns about the settings itself (a cluster worker stays quiet: its primary did).
-      const service = startStorageServer();
+      const service = startStorageServer(process.env, { settings });
       const stop = async () => {
         await service.close();
         process.exit(0);

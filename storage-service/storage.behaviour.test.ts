@@ -129,6 +129,7 @@ describe.each(setups)('storage service on the $name backend', ({ backend, env })
       const head = await fetch(body.uri, { method: 'HEAD' });
       expect(head.status).toBe(200);
       expect(head.headers.get('content-type')).toBe('application/pdf');
+      expect(head.headers.get('content-length')).toBe(String(big.length));
       expect(await head.text()).toBe('');
     });
   });

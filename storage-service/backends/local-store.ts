@@ -64,7 +64,7 @@ export class LocalStore implements ObjectStore {
         const info = statSync(path, { throwIfNoEntry: false });
         if (!info?.isFile()) return undefined;
         // Read what is there now; a file deleted since the stat is missing, as it would be a moment later.
-        if (info.size <= this.syncIoMaxBytes) return describe(key, readFileSync(path), info);
+        if (info.size <= this.syncIoMaxBytes) return storedObject(key, readFileSync(path), info);
       }
       return await this.#opened(key, path);
     } catch (error) {
@@ -75,22 +75,17 @@ export class LocalStore implements ObjectStore {
 
   async #opened(key: string, path: string): Promise<StoredObject | undefined> {
     const fd = await openFile(path, 'r');
-    let info: Stats;
+    let streaming = false;
     try {
-      info = await statOpen(fd);
-    } catch (error) {
-      await closeFile(fd);
-      throw error;
+      const info = await statOpen(fd);
+      if (!info.isFile()) return undefined;
+      if (info.size <= BUFFERED_READ_MAX_BYTES) return storedObject(key, await readOpen(fd), info);
+      streaming = true; // from here the stream owns the descriptor and closes it
+      const stream = createReadStream(path, { fd, autoClose: true, highWaterMark: 1024 * 1024 });
+      return storedObject(key, Readable.toWeb(stream) as ReadableStream<Uint8Array>, info);
+    } finally {
+      if (!streaming) await closeFile(fd);
     }
-    if (!info.isFile() || info.size <= BUFFERED_READ_MAX_BYTES) {
-      try {
-        return info.isFile() ? describe(key, await readOpen(fd), info) : undefined;
-      } finally {
-        await closeFile(fd);
-      }
-    }
-    const stream = createReadStream(path, { fd, autoClose: true, highWaterMark: 1024 * 1024 });
-    return describe(key, Readable.toWeb(stream) as ReadableStream<Uint8Array>, info);
   }
 
   async list(bucket: string, prefix: string): Promise<string[]> {
@@ -107,7 +102,7 @@ export class LocalStore implements ObjectStore {
   }
 }
 
-const describe = (key: string, body: StoredObject['body'], info: Stats): StoredObject => ({
+const storedObject = (key: string, body: StoredObject['body'], info: Stats): StoredObject => ({
   body,
   size: info.size,
   contentType: mime.getType(key) ?? 'application/octet-stream',

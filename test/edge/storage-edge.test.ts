@@ -16,11 +16,13 @@ import { freePort } from '../rig/postgres-server.ts';
 describe('the storage service as an edge function in workerd', () => {
   const API_KEY = 'edge-storage-key';
   const base = 'http://storage.edge.test';
+  /** One worker per configuration, each on its own host. */
+  const HOSTS = { storage: base, 'local-storage': 'http://local.edge.test', 'no-keys': 'http://nokeys.edge.test' };
   let dir: string;
   let s3: S3rver;
   let mf: Miniflare;
 
-  const call = async (worker: string, method: string, path: string, init: { json?: unknown; key?: string | null; form?: FormData } = {}) => {
+  const call = async (worker: keyof typeof HOSTS, method: string, path: string, init: { json?: unknown; key?: string | null; form?: FormData } = {}) => {
     const headers: Record<string, string> = {};
     if (init.key !== null) headers['x-api-key'] = init.key ?? API_KEY;
     if (init.json !== undefined) headers['content-type'] = 'application/json';
@@ -31,8 +33,7 @@ describe('the storage service as an edge function in workerd', () => {
       headers['content-type'] = encoded.headers.get('content-type')!;
       body = new Uint8Array(await encoded.arrayBuffer());
     }
-    const host = worker === 'storage' ? base : 'http://local.edge.test';
-    const response = await mf.dispatchFetch(`${host}${path}`, { method, headers, body });
+    const response = await mf.dispatchFetch(`${HOSTS[worker]}${path}`, { method, headers, body });
     return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };
   };
   const json = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
@@ -61,6 +62,7 @@ describe('the storage service as an edge function in workerd', () => {
       workers: [
         { ...common, name: 'storage', bindings, routes: ['storage.edge.test/*'] },
         { ...common, name: 'local-storage', bindings: { ...bindings, STORAGE_TYPE: 'local' }, routes: ['local.edge.test/*'] },
+        { ...common, name: 'no-keys', bindings: { ...bindings, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' }, routes: ['nokeys.edge.test/*'] },
       ],
     });
     await mf.ready;
@@ -126,9 +128,12 @@ describe('the storage service as an edge function in workerd', () => {
     expect((await call('storage', 'DELETE', `/api/v4/documents/${crypto.randomUUID()}`, { key: 'wrong' })).status).toBe(401);
   });
 
-  it('refuses the local backend on an edge runtime with a 500 naming the setting', async () => {
+  it('refuses the local backend, and S3 without keys, with a 500 naming the setting', async () => {
     const res = await call('local-storage', 'GET', '/health-check', { key: null });
     expect(res.status).toBe(500);
     expect(json(res.bytes).message).toMatch(/STORAGE_TYPE must be s3/);
+    const keyless = await call('no-keys', 'POST', '/api/v4/public', { json: { data: {} } });
+    expect(keyless.status).toBe(500);
+    expect(json(keyless.bytes).message).toMatch(/AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are required/);
   });
 });
