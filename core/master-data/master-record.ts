@@ -14,7 +14,7 @@ import {
 } from './identifier-refs.ts';
 import { selectPage } from './page-query.ts';
 import { searchCondition } from './search.ts';
-import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsByOwner, secondaryIdsOf } from './secondary-identifiers.ts';
+import { insertSecondaryIdentifiers, replaceSecondaryIdentifiers, secondaryIdsOf, secondaryIdsOfOwner } from './secondary-identifiers.ts';
 import { translatePrimaryRace } from './unique-primary.ts';
 
 type MasterTable = PgTable & { id: PgColumn; tenantId: PgColumn; name: PgColumn; primaryIdentifierId: PgColumn; createdAt: PgColumn };
@@ -76,11 +76,10 @@ export const listMasterRecords = async <T extends MasterTable>(
   page: { limit: number; offset: number },
 ): Promise<{ rows: (Row<T> & { secondaryIdentifierIds: string[] })[]; total: number }> => {
   const where = and(eq(k.table.tenantId, tenantId), ...filters, search ? searchCondition(search, tenantId, k.table, k.secondary) : undefined);
-  const { rows, total } = await selectPage(db, k.table, where, [desc(k.table.createdAt), desc(k.table.id)], page, {
+  return selectPage(db, k.table, where, [desc(k.table.createdAt), desc(k.table.id)], page, {
     inlineCount: Boolean(search),
     extra: { secondaryIdentifierIds: secondaryIdsOf(k.secondary, k.table.id) },
   });
-  return { rows: rows as (Row<T> & { secondaryIdentifierIds: string[] })[], total };
 };
 
 /**
@@ -99,7 +98,7 @@ export const updateMasterRecord = async <T extends MasterTable, P extends Identi
     await db.transaction(async (tx) => {
       const [current] = (await tx.select().from(k.table as PgTable).where(own(k, tenantId, id)).for('update')) as Row<T>[];
       if (!current) throw notFound(k.label);
-      const secondaryIds = patch.secondaryIdentifierIds ?? (await secondaryIdsByOwner(tx, k.secondary, [id])).get(id) ?? [];
+      const secondaryIds = patch.secondaryIdentifierIds ?? (await secondaryIdsOfOwner(tx, k.secondary, id));
       const primary = patch.primaryIdentifierId === undefined ? (current as { primaryIdentifierId: string | null }).primaryIdentifierId : patch.primaryIdentifierId;
       assertRefsConsistent({ primaryIdentifierId: primary, secondaryIdentifierIds: secondaryIds });
       await checkReferences?.(tx, current);

@@ -2,6 +2,9 @@ import { count, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.ts';
 
+/** A row of the table with the values of `extra` beside its columns. */
+type PageRow<T extends PgTable, E extends Record<string, SQL>> = T['$inferSelect'] & { [K in keyof E]: E[K]['_']['type'] };
+
 /**
  * One page of a table and the total number of matches, each row with the `extra` values computed
  * alongside it (correlated subqueries, so a page costs no further round trip). With `inlineCount`
@@ -16,10 +19,10 @@ export const selectPage = async <T extends PgTable, E extends Record<string, SQL
   orderBy: SQL[],
   page: { limit: number; offset: number },
   options: { inlineCount?: boolean; extra?: E } = {},
-): Promise<{ rows: (T['$inferSelect'] & { [K in keyof E]: E[K]['_']['type'] })[]; total: number }> => {
+): Promise<{ rows: PageRow<T, E>[]; total: number }> => {
   type Found = { row: T['$inferSelect']; total?: number } & Record<string, unknown>;
   const extra = options.extra ?? ({} as E);
-  const withExtra = (found: Found[]) => found.map(({ row, total: _, ...values }) => ({ ...row, ...values }) as T['$inferSelect'] & { [K in keyof E]: E[K]['_']['type'] });
+  const withExtra = (found: Found[]) => found.map(({ row, total: _, ...values }) => ({ ...row, ...values }) as PageRow<T, E>);
   const pageOf = (selection: Record<string, unknown>) =>
     db
       .select(selection as never)

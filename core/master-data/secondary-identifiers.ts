@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
 
@@ -25,23 +25,15 @@ export const insertSecondaryIdentifiers = async (
   if (rows.length > 0) await tx.insert(table).values(rows as never);
 };
 
-/** A record's secondary identifier ids as a column of the record's own query (ordered as below). */
-export const secondaryIdsOf = (table: SecondaryTable, ownerId: PgColumn): SQL<string[]> =>
-  sql<string[]>`array(select ${table.identifierId} from ${table} where ${table.ownerId} = ${ownerId} order by ${table.identifierId})`;
+/**
+ * A record's secondary identifier ids, in identifier id order, as a value inside another statement:
+ * `owner` is the owning record's id column (a page of records) or one record's id.
+ */
+export const secondaryIdsOf = (table: SecondaryTable, owner: PgColumn | string): SQL<string[]> =>
+  sql<string[]>`array(select ${table.identifierId} from ${table} where ${table.ownerId} = ${owner} order by ${table.identifierId})`;
 
-/** Secondary identifier ids per owner for a page of records, in one query. */
-export const secondaryIdsByOwner = async (
-  db: Queryable,
-  table: SecondaryTable,
-  ownerIds: string[],
-): Promise<Map<string, string[]>> => {
-  const byOwner = new Map<string, string[]>(ownerIds.map((id) => [id, []]));
-  if (ownerIds.length === 0) return byOwner;
-  const rows = (await db
-    .select({ ownerId: table.ownerId, identifierId: table.identifierId })
-    .from(table)
-    .where(inArray(table.ownerId, ownerIds))
-    .orderBy(asc(table.identifierId))) as { ownerId: string; identifierId: string }[];
-  for (const row of rows) byOwner.get(row.ownerId)?.push(row.identifierId);
-  return byOwner;
+/** One record's secondary identifier ids. */
+export const secondaryIdsOfOwner = async (db: Queryable, table: SecondaryTable, ownerId: string): Promise<string[]> => {
+  const [row] = await db.execute<{ ids: string[] }>(sql`select ${secondaryIdsOf(table, ownerId)} as ids`);
+  return row?.ids ?? [];
 };

@@ -83,6 +83,16 @@ describe('POST /organisations validation (all or nothing)', () => {
     );
   });
 
+  it('PATCH checks a new primary against the secondary ids the organisation keeps; nothing changes', async () => {
+    const [kept, other] = await createIdentifiers(t, token, 2, 6262);
+    const [org] = await bulkCreate(t, token, 'organisations', [{ name: 'Keeps', secondaryIdentifierIds: [kept!.id, other!.id] }]);
+    const res = await t.call('PATCH', `/api/v1/organisations/${org!.id}`, { token, body: { primaryIdentifierId: kept!.id } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^secondaryIdentifierIds: must not contain the primaryIdentifierId/);
+    const after = await t.call('GET', `/api/v1/organisations/${org!.id}`, { token });
+    expect(after.body.primaryIdentifierId).toBeNull();
+  });
+
   it('an identifier may be primary on an organisation and on a facility at the same time', async () => {
     const [id] = await createIdentifiers(t, token, 1, 6161);
     await bulkCreate(t, token, 'organisations', [{ name: 'Org', primaryIdentifierId: id!.id }]);
