@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identifierSchemes, serviceInstances } from '../../db/schema/index.ts';
@@ -5,7 +6,10 @@ import { readSystemSeedFile } from '../../db/seed/system-seed-file.ts';
 import { applySystemSeed } from '../../db/seed/apply-system-seed.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
+import { createEmptyDatabase } from '../../test/rig/databases.ts';
+import { freePort } from '../../test/rig/postgres-server.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+import { TEST_ENCRYPTION_KEY } from '../../test/rig/test-settings.ts';
 import { ConfigError } from '../errors.ts';
 import { createLogger } from '../logging/logger.ts';
 import { SYSTEM_SERVICE_IDS } from '../settings/system-services.ts';
@@ -14,6 +18,7 @@ import { namespaceRegistration, registerSystemNamespaces } from './system-namesp
 /** The example seed's registrars (GS1 with GTIN and GLN, ABR, ASIC) and their resolvers. */
 const SEED = new URL('../../db/seed/system-seed.example.json', import.meta.url).pathname;
 const GLN_SCHEME = 'zi1m7emkw9pzcblxljxpypo1';
+const GS1_REGISTRAR = 'ynsca07b9z9c7gyn121lh2rc';
 
 let t: TestApp;
 let system: IdrDouble;
@@ -72,6 +77,12 @@ describe('system namespaces at start-up', () => {
   });
 
   it('each system namespace goes to the resolver its schemes publish to; tenants then publish with qualifiers', async () => {
+    // A tenant's own scheme under the system GS1 registrar stays out of the system's registration.
+    const tenantScheme = await t.call('POST', '/api/v1/schemes', {
+      token: await t.token('tenantB'),
+      body: { registrarId: GS1_REGISTRAR, name: 'GIAI', primaryKey: '8004', validationPattern: '^.{1,30}$', linkTemplate: '/{primaryKey}/{value}' },
+    });
+    expect(tenantScheme.status).toBe(201);
     // The GLN scheme has a resolver of its own (a system instance): gs1 is registered on both, each with its schemes.
     const [instance] = await t.db
       .insert(serviceInstances)
@@ -117,4 +128,41 @@ describe('system namespaces at start-up', () => {
     expect(logged).toHaveLength(3);
     expect(JSON.stringify(logged)).not.toContain(system.apiKey);
   });
+});
+
+describe('the web process', () => {
+  it('registers the system namespaces after start-up', async () => {
+    const idr = await startIdrDouble();
+    const database = await createEmptyDatabase();
+    const web = spawn(process.execPath, ['--import', 'tsx', 'functions/server.ts'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        PORT: String(await freePort()),
+        HOST: '127.0.0.1',
+        RI_APP_URL: 'http://127.0.0.1:3003',
+        AUTH_OIDC_ISSUER: 'http://127.0.0.1:9',
+        RI_DATABASE_URL: database.url,
+        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        SYSTEM_SEED_FILE: SEED,
+        SYSTEM_IDR_BASE_URL: idr.url,
+        SYSTEM_IDR_API_KEY: idr.apiKey,
+        FETCH_ALLOW_PRIVATE_URLS: 'true',
+        LOG_LEVEL: 'error',
+      },
+      stdio: 'ignore',
+    });
+    try {
+      for (let i = 0; idr.schemes.size < 3; i++) {
+        if (i > 600 || web.exitCode !== null) throw new Error('the web process registered no namespaces');
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      expect([...idr.schemes.keys()].sort()).toEqual(['abr', 'asic', 'gs1']);
+    } finally {
+      web.kill('SIGTERM');
+      await new Promise((done) => web.once('exit', done));
+      await idr.close();
+      await database.drop();
+    }
+  }, 60_000);
 });

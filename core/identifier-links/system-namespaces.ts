@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { registrars } from '../../db/schema/index.ts';
+import { identifierSchemes, registrars, schemeQualifiers } from '../../db/schema/index.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import type { SchemeRegistration } from '../adapters/idr/idr-adapter.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
@@ -59,15 +59,29 @@ export interface NamespaceDeps {
 export const registerSystemNamespaces = async (deps: NamespaceDeps) => {
   const rows = await deps.db.query.registrars.findMany({
     where: eq(registrars.tenantId, SYSTEM_TENANT_ID),
-    with: { schemes: { with: { qualifiers: true } } },
+    // A tenant's scheme under a system registrar is the tenant's to register.
+    with: {
+      schemes: {
+        where: eq(identifierSchemes.tenantId, SYSTEM_TENANT_ID),
+        with: { qualifiers: { orderBy: asc(schemeQualifiers.order) } },
+      },
+    },
   });
-  const groups = new Map<string, { instance: Awaited<ReturnType<typeof resolveIdrInstance>>; namespace: string; schemes: SchemeShape[] }>();
+  type Instance = Awaited<ReturnType<typeof resolveIdrInstance>>;
+  // Schemes mostly share a chain (none set, or their registrar's): each chain is resolved once.
+  const resolved = new Map<string, Instance>();
+  const instanceOf = async (chain: (string | null)[]) => {
+    const key = chain.join(' ');
+    if (!resolved.has(key)) resolved.set(key, await resolveIdrInstance(deps, SYSTEM_TENANT_ID, chain));
+    return resolved.get(key)!;
+  };
+  const groups = new Map<string, { instance: Instance; namespace: string; schemes: SchemeShape[] }>();
   for (const registrar of rows) {
-    for (const scheme of registrar.schemes.filter((s) => s.tenantId === SYSTEM_TENANT_ID)) {
-      const instance = await resolveIdrInstance(deps, SYSTEM_TENANT_ID, [scheme.idrServiceInstanceId, registrar.idrServiceInstanceId]);
+    for (const scheme of registrar.schemes) {
+      const instance = await instanceOf([scheme.idrServiceInstanceId, registrar.idrServiceInstanceId]);
       const key = `${instance.id} ${registrar.namespace}`;
       const group = groups.get(key) ?? { instance, namespace: registrar.namespace, schemes: [] };
-      group.schemes.push({ ...scheme, qualifiers: [...scheme.qualifiers].sort((a, b) => a.order - b.order) });
+      group.schemes.push(scheme);
       groups.set(key, group);
     }
   }

@@ -67,25 +67,32 @@ const schemeProblems = (b: Record<string, unknown>): Problem[] => {
   });
 };
 
-/** The registration's identifier set against its scheme: the primary ai, or the problems (400). */
-const identifierProblems = (scheme: RegisteredScheme, keyType: string, key: string, qualifierPath: string): { primary?: ApplicationIdentifier; path?: string; problems: Problem[] } => {
+/** Where the resolver keeps a registration: by namespace, primary ai, key and qualifier path (ais). */
+const documentKeyOf = (namespace: string, ai: string, key: string, qualifierPath: string) =>
+  `${namespace}/${ai}/${key}${qualifierPath === '/' ? '' : qualifierPath}`;
+
+/**
+ * The registration's identifier set against its scheme (400 on the first problem), or the key of
+ * its document, with shortcodes turned into ais.
+ */
+const identifiedDocument = (scheme: RegisteredScheme, keyType: string, key: string, qualifierPath: string): { problem: Problem } | { documentKey: string } => {
   const primary = findAi(scheme, keyType);
-  if (!primary || primary.type !== 'I') return { problems: [{ field: 'identificationKeyType', message: `Identification key type '${keyType}' is not a primary identifier of '${scheme.namespace}'` }] };
-  if (!new RegExp(primary.regex).test(key)) return { problems: [{ field: 'identificationKey', message: `Identification key '${key}' does not match regex '${primary.regex}'` }] };
+  if (!primary || primary.type !== 'I') return { problem: { field: 'identificationKeyType', message: `Identification key type '${keyType}' is not a primary identifier of '${scheme.namespace}'` } };
+  if (!new RegExp(primary.regex).test(key)) return { problem: { field: 'identificationKey', message: `Identification key '${key}' does not match regex '${primary.regex}'` } };
   const segments = qualifierPath.split('/').filter(Boolean);
   let path = '';
   for (let i = 0; i < segments.length; i += 2) {
     const [code, value] = [segments[i]!, segments[i + 1]!];
     const qualifier = findAi(scheme, code);
     if (!qualifier || !(primary.qualifiers ?? []).includes(qualifier.ai)) {
-      return { problems: [{ field: 'qualifierPath', message: `Qualifier '${code}' is not a qualifier of '${primary.ai}'` }] };
+      return { problem: { field: 'qualifierPath', message: `Qualifier '${code}' is not a qualifier of '${primary.ai}'` } };
     }
     if (!new RegExp(qualifier.regex).test(value)) {
-      return { problems: [{ field: 'qualifierPath', message: `Qualifier value '${value}' does not match regex '${qualifier.regex}'` }] };
+      return { problem: { field: 'qualifierPath', message: `Qualifier value '${value}' does not match regex '${qualifier.regex}'` } };
     }
     path += `/${qualifier.ai}/${value}`;
   }
-  return { primary, path, problems: [] };
+  return { documentKey: documentKeyOf(scheme.namespace, primary.ai, key, path || '/') };
 };
 
 /** FIPS country codes, as the resolver checks `context` (case-insensitive). */
@@ -197,12 +204,12 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
       if (problems.length) return send(res, 400, { errors: problems }, path);
       const scheme = schemes.get(b.namespace as string);
       if (!scheme) return send(res, 404, { errors: [{ field: 'namespace', message: `Namespace '${b.namespace}' not found` }] }, path);
-      const identified = identifierProblems(scheme, b.identificationKeyType as string, b.identificationKey as string, qualifierPath);
-      if (identified.problems.length) return send(res, 400, { errors: identified.problems }, path);
+      const identified = identifiedDocument(scheme, b.identificationKeyType as string, b.identificationKey as string, qualifierPath);
+      if ('problem' in identified) return send(res, 400, { errors: [identified.problem] }, path);
+      const { documentKey } = identified;
       const responses = b.responses as Record<string, unknown>[];
       const badContext = contextProblems(responses, (i) => `responses.${i}.context`);
       if (badContext.length) return send(res, 422, { errors: badContext }, path);
-      const documentKey = `${b.namespace}/${identified.primary!.ai}/${b.identificationKey}${identified.path}`;
       for (const v of responses) {
         const duplicate = [...links.values()].some(
           (l) => l.documentKey === documentKey && l.targetUrl === v.targetUrl && l.linkType === v.linkType && l.mimeType === v.mimeType && l.context === v.context,
@@ -232,7 +239,7 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
       const keyType = url.searchParams.get('identificationKeyType') ?? '';
       const scheme = schemes.get(namespace);
       const ai = (scheme && findAi(scheme, keyType)?.ai) ?? keyType;
-      const documentKey = `${namespace}/${ai}/${url.searchParams.get('identificationKey')}${qp === '/' ? '' : qp}`;
+      const documentKey = documentKeyOf(namespace, ai, url.searchParams.get('identificationKey') ?? '', qp);
       const found = [...links.values()].filter((l) => l.documentKey === documentKey);
       if (found.length === 0) return send(res, 404, { error: 'No link registration found for the specified identifier' }, path);
       return send(res, 200, found.map(({ documentKey: _d, ...l }) => l), path);
