@@ -54,7 +54,7 @@ const startService = async (workers?: number) => {
     server.kill('SIGTERM');
     await exited;
   };
-  // Removed after every run: deleting tens of thousands of files makes the disk slow for a while.
+  // Removed when the bench ends, not between services: deleting tens of thousands of files keeps the disk busy.
   directories.push(dir);
   for (let i = 0; ; i++) {
     try {
@@ -80,11 +80,11 @@ const jsonRows = async (url: string, readUri: string, label = '') => [
   await measure(`read 1 KB JSON${label}`, { url: readUri }),
 ];
 
-/** Measures one service (started by `start`) and stops it, whatever happens. */
-const measured = async (start: () => ReturnType<typeof startService>, rowsOf: (service: Awaited<ReturnType<typeof startService>>) => Promise<LoadResult[]>) => {
+/** Measures one service (`WORKERS` as given, else its default) and stops it, whatever happens. */
+const measured = async (workers: number | undefined, rowsOf: (service: Awaited<ReturnType<typeof startService>>) => Promise<LoadResult[]>) => {
   // The 1 MB rows leave a gigabyte or more to write back: each service starts on a settled disk.
   settleDisk();
-  const service = await start();
+  const service = await startService(workers);
   try {
     return await rowsOf(service);
   } finally {
@@ -98,13 +98,13 @@ const settleDisk = () => spawnSync('sync', { stdio: 'ignore' });
 const rows: LoadResult[] = [];
 try {
   rows.push(
-    ...(await measured(startService, async ({ url, small, large }) => [
+    ...(await measured(undefined, async ({ url, small, large }) => [
       ...(await jsonRows(url, small.uri)),
       await measure('upload 1 MB file public', { url: `${url}/api/v4/public`, method: 'POST', headers: multipartHeaders, body: multipart }),
       await measure('read 1 MB file', { url: large.uri }),
     ])),
   );
-  rows.push(...(await measured(() => startService(1), ({ url, small }) => jsonRows(url, small.uri, ', WORKERS=1'))));
+  rows.push(...(await measured(1, ({ url, small }) => jsonRows(url, small.uri, ', WORKERS=1'))));
 } finally {
   for (const dir of directories) await rm(dir, { recursive: true, force: true });
   // The deletes are committed before the bench ends, not while whatever runs next is measured.
