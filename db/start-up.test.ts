@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../core/crypto/secret-box.ts';
 import { readSystemServices, SYSTEM_SERVICE_IDS } from '../core/settings/system-services.ts';
 import { createEmptyDatabase } from '../test/rig/databases.ts';
 import { freePort } from '../test/rig/postgres-server.ts';
+import { runProgram } from '../test/rig/program.ts';
 import { TEST_ENCRYPTION_KEY } from '../test/rig/test-settings.ts';
 import { connectDatabase, type DatabaseHandle } from './client.ts';
 import { prepareDatabase } from './migrate.ts';
@@ -66,18 +66,7 @@ describe('prepareDatabase (migrations, key check, system defaults)', () => {
 });
 
 /** Runs the real web entry as a process and collects what it prints. */
-const runWeb = (env: Record<string, string>) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/server.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => ({ stdout, stderr }) };
-};
+const runWeb = (env: Record<string, string>) => runProgram('functions/server.ts', env);
 
 const baseEnv = {
   RI_APP_URL: 'http://127.0.0.1:3003',
@@ -151,20 +140,15 @@ describe('a key that cannot decrypt existing data fails boot of both roles', () 
         dataEncryptionKey: TEST_ENCRYPTION_KEY,
         systemServices: readSystemServices({}),
       });
-      const child = spawn(process.execPath, ['--import', 'tsx', script], {
-        env: {
-          PATH: process.env.PATH ?? '',
-          ...baseEnv,
-          RI_DATABASE_URL: database.url,
-          DATA_ENCRYPTION_KEY: OTHER_KEY,
-          PORT: String(await freePort()),
-          ...extra,
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
+      const run = runProgram(script, {
+        ...baseEnv,
+        RI_DATABASE_URL: database.url,
+        DATA_ENCRYPTION_KEY: OTHER_KEY,
+        PORT: String(await freePort()),
+        ...extra,
       });
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      const code = await new Promise((resolve) => child.on('exit', resolve));
+      const code = await run.exited;
+      const stderr = run.output().stderr;
       expect(code).toBe(1);
       expect(stderr.trim()).toBe(`${prefix}: DATA_ENCRYPTION_KEY cannot decrypt existing data [ENCRYPTION_KEY_MISMATCH]`);
     } finally {

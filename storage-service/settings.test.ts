@@ -1,17 +1,14 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/errors.ts';
+import { runProgram } from '../test/rig/program.ts';
 import { readStorageSettings } from './settings.ts';
 
 describe('storage service settings', () => {
   it('refuses to start without API_KEY: the process exits 1 with a one-line reason', async () => {
     expect(() => readStorageSettings({})).toThrow(ConfigError);
-    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'storage-service/server.ts'], {
-      env: { PATH: process.env.PATH, PORT: '0' },
-      timeout: 30_000,
-    });
-    await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('API_KEY is required') });
+    const run = runProgram('storage-service/server.ts', { PORT: '0' });
+    expect(await run.exited).toBe(1);
+    expect(run.output().stderr).toContain('API_KEY is required');
   });
 
   it('defaults as the upstream service; DEFAULT_BUCKET joins the available buckets', () => {

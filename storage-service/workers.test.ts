@@ -1,53 +1,34 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableParallelism } from 'node:os';
 import { freePort } from '../test/rig/postgres-server.ts';
+import { runProgram, type Program } from '../test/rig/program.ts';
 import { readWorkerCount } from './workers.ts';
 
 const API_KEY = 'workers-test-key';
 
-interface Program {
-  child: ChildProcess;
-  url: string;
-  /** Parsed JSON log lines so far. */
-  logs: Record<string, unknown>[];
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
+type StorageProgram = Program & { url: string };
 
 /** The storage service as its own program (`storage-service/server.ts`) on a local directory. */
-const startProgram = async (dir: string, env: Record<string, string>, port?: number): Promise<Program> => {
+const startProgram = async (dir: string, env: Record<string, string>, port?: number): Promise<StorageProgram> => {
   const listenOn = port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'storage-service/server.ts'], {
-    env: {
-      PATH: process.env.PATH,
-      API_KEY,
-      PORT: String(listenOn),
-      HOST: '127.0.0.1',
-      LOCAL_DIRECTORY: dir,
-      AVAILABLE_BUCKETS: 'documents',
-      DEFAULT_BUCKET: 'documents',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const program = runProgram('storage-service/server.ts', {
+    API_KEY,
+    PORT: String(listenOn),
+    HOST: '127.0.0.1',
+    LOCAL_DIRECTORY: dir,
+    AVAILABLE_BUCKETS: 'documents',
+    DEFAULT_BUCKET: 'documents',
+    ...env,
   });
-  const logs: Record<string, unknown>[] = [];
-  let pending = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    pending += chunk.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) if (line.startsWith('{')) logs.push(JSON.parse(line));
-  });
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return { child, url: `http://127.0.0.1:${listenOn}`, logs, stderr: () => errors, exited };
+  return { ...program, url: `http://127.0.0.1:${listenOn}` };
 };
+
+/** Its JSON log lines so far. */
+const logsOf = (program: Program): Record<string, unknown>[] =>
+  program.output().stdout.split('\n').filter((line) => line.startsWith('{') && line.endsWith('}')).map((line) => JSON.parse(line));
 
 const eventually = async <T>(check: () => T | undefined | Promise<T | undefined>, what: string, ms = 20_000): Promise<T> => {
   const until = Date.now() + ms;
@@ -60,7 +41,7 @@ const eventually = async <T>(check: () => T | undefined | Promise<T | undefined>
 };
 
 const listeningPids = (program: Program) =>
-  program.logs.filter((line) => line.message === 'Storage service listening').map((line) => line.pid as number);
+  logsOf(program).filter((line) => line.message === 'Storage service listening').map((line) => line.pid as number);
 
 const upload = (url: string, body: unknown) =>
   fetch(`${url}/api/v4/public`, {
@@ -71,7 +52,7 @@ const upload = (url: string, body: unknown) =>
 
 describe('storage service with WORKERS=2 (cluster of processes on one port)', () => {
   let dir: string;
-  let program: Program;
+  let program: StorageProgram;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'css-storage-workers-'));
@@ -112,7 +93,7 @@ describe('storage service with WORKERS=2 (cluster of processes on one port)', ()
     expect(stored.status).toBe(201);
     const { uri } = (await stored.json()) as { uri: string };
     expect(await (await fetch(uri.replace('http://localhost', 'http://127.0.0.1'))).json()).toEqual({ after: 'restart' });
-    expect(program.logs.some((line) => line.message === 'Storage worker exited; starting another' && line.pid === victim)).toBe(true);
+    expect(logsOf(program).some((line) => line.message === 'Storage worker exited; starting another' && line.pid === victim)).toBe(true);
   });
 
   it('SIGINT to a worker alone (as Ctrl+C sends it to the whole group) neither stops nor replaces it', async () => {
@@ -149,7 +130,7 @@ describe('storage service workers that cannot start', () => {
     try {
       const program = await startProgram(dir, { WORKERS: '2' }, port);
       expect(await program.exited).toBe(1);
-      expect(program.logs.some((line) => line.message === 'Storage worker failed to start; stopping')).toBe(true);
+      expect(logsOf(program).some((line) => line.message === 'Storage worker failed to start; stopping')).toBe(true);
     } finally {
       blocker.close();
       await rm(dir, { recursive: true, force: true });
@@ -161,7 +142,7 @@ describe('storage service workers that cannot start', () => {
     try {
       const program = await startProgram(dir, { WORKERS: '0' });
       expect(await program.exited).toBe(1);
-      expect(program.stderr()).toContain('WORKERS must be at least 1');
+      expect(program.output().stderr).toContain('WORKERS must be at least 1');
       expect(listeningPids(program)).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });

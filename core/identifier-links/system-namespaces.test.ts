@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identifierSchemes, serviceInstances } from '../../db/schema/index.ts';
@@ -8,6 +7,7 @@ import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
 import { createEmptyDatabase } from '../../test/rig/databases.ts';
 import { freePort } from '../../test/rig/postgres-server.ts';
+import { runProgram } from '../../test/rig/program.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 import { TEST_ENCRYPTION_KEY } from '../../test/rig/test-settings.ts';
 import { ConfigError } from '../errors.ts';
@@ -134,33 +134,28 @@ describe('the web process', () => {
   it('registers the system namespaces after start-up', async () => {
     const idr = await startIdrDouble();
     const database = await createEmptyDatabase();
-    const web = spawn(process.execPath, ['--import', 'tsx', 'functions/server.ts'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        PORT: String(await freePort()),
-        HOST: '127.0.0.1',
-        RI_APP_URL: 'http://127.0.0.1:3003',
-        AUTH_OIDC_ISSUER: 'http://127.0.0.1:9',
-        RI_DATABASE_URL: database.url,
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        SYSTEM_SEED_FILE: SEED,
-        SYSTEM_IDR_BASE_URL: idr.url,
-        SYSTEM_IDR_API_KEY: idr.apiKey,
-        FETCH_ALLOW_PRIVATE_URLS: 'true',
-        LOG_LEVEL: 'error',
-      },
-      stdio: 'ignore',
+    const web = runProgram('functions/server.ts', {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      RI_APP_URL: 'http://127.0.0.1:3003',
+      AUTH_OIDC_ISSUER: 'http://127.0.0.1:9',
+      RI_DATABASE_URL: database.url,
+      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      SYSTEM_SEED_FILE: SEED,
+      SYSTEM_IDR_BASE_URL: idr.url,
+      SYSTEM_IDR_API_KEY: idr.apiKey,
+      FETCH_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: 'error',
     });
     try {
       for (let i = 0; idr.schemes.size < 3; i++) {
-        if (i > 600 || web.exitCode !== null) throw new Error('the web process registered no namespaces');
+        if (i > 600 || web.child.exitCode !== null) throw new Error(`the web process registered no namespaces: ${web.output().stderr}`);
         await new Promise((done) => setTimeout(done, 50));
       }
       expect([...idr.schemes.keys()].sort()).toEqual(['abr', 'asic', 'gs1']);
     } finally {
-      web.kill('SIGTERM');
-      await new Promise((done) => web.once('exit', done));
+      web.child.kill('SIGTERM');
+      await web.exited;
       await idr.close();
       await database.drop();
     }
