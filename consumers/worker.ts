@@ -3,7 +3,7 @@ import { ConfigError } from '../core/errors.ts';
 import { createLogger, parseLogLevel, type Logger } from '../core/logging/logger.ts';
 import { readDatabaseUrl } from '../core/settings/database-url.ts';
 import { readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
-import { startUpDatabase } from '../db/migrate.ts';
+import { startUpDatabase } from '../core/start-up/prepare-database.ts';
 import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 import { queueDefinitions } from './queues.ts';
 

@@ -1,4 +1,2 @@
-import { createId as cuid } from '@paralleldrive/cuid2';
-
-/** Opaque record id (cuid2). Clients must never parse it. */
-export const createId = (): string => cuid();
+/** Record ids are made where the primary-key columns are declared (`db/ids.ts`); domain code imports them from here. */
+export { createId } from '../db/ids.ts';

@@ -8,7 +8,7 @@ import { readUserAgent } from '../core/net/fetcher.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
 import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
-import { startUpDatabase } from '../db/migrate.ts';
+import { startUpDatabase } from '../core/start-up/prepare-database.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './services.ts';
 import { staticServices } from './platform/with-platform.ts';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identifierSchemes, serviceInstances } from '../../db/schema/index.ts';
-import { readSystemSeedFile } from '../../db/seed/system-seed-file.ts';
-import { applySystemSeed } from '../../db/seed/apply-system-seed.ts';
+import { readSystemSeedFile } from '../start-up/seed/system-seed-file.ts';
+import { applySystemSeed } from '../start-up/seed/apply-system-seed.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
 import { createEmptyDatabase } from '../../test/rig/databases.ts';
@@ -16,7 +16,7 @@ import { SYSTEM_SERVICE_IDS } from '../settings/system-services.ts';
 import { namespaceRegistration, registerSystemNamespaces } from './system-namespaces.ts';
 
 /** The example seed's registrars (GS1 with GTIN and GLN, ABR, ASIC) and their resolvers. */
-const SEED = new URL('../../db/seed/system-seed.example.json', import.meta.url).pathname;
+const SEED = new URL('../start-up/seed/system-seed.example.json', import.meta.url).pathname;
 const GLN_SCHEME = 'zi1m7emkw9pzcblxljxpypo1';
 const GS1_REGISTRAR = 'ynsca07b9z9c7gyn121lh2rc';
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_SERVICE_IDS } from '../settings/system-services.ts';
 import { renderTemplates, serviceInstances } from '../../db/schema/index.ts';
-import { CORE_DATA_MODELS } from '../../db/seed/core-data-models.ts';
+import { CORE_DATA_MODELS } from '../data-models/core-data-models.ts';
 import { API_KEY, startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 import { createLogger } from '../logging/logger.ts';

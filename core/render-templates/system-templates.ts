@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { CORE_DATA_MODELS } from '../../db/seed/core-data-models.ts';
+import { CORE_DATA_MODELS } from '../data-models/core-data-models.ts';
 import { renderTemplates, serviceInstances } from '../../db/schema/index.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { SYSTEM_SERVICE_IDS } from '../settings/system-services.ts';

@@ -6,13 +6,13 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySchemeDocuments, parseSchemeDocument } from '../../core/conformity/scheme-document.ts';
 import { readSystemServices } from '../../core/settings/system-services.ts';
-import { prepareDatabase } from '../../db/migrate.ts';
+import { prepareDatabase } from '../../core/start-up/prepare-database.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { createEmptyDatabase } from '../../test/rig/databases.ts';
 import { TEST_ENCRYPTION_KEY } from '../../test/rig/test-settings.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 
-const EXAMPLE = join('db', 'seed', 'conformity-scheme.example.json');
+const EXAMPLE = join('core', 'start-up', 'seed', 'conformity-scheme.example.json');
 const SCHEME = 'https://schemes.example.org/responsible-batteries';
 const CATHODE = 'https://schemes.example.org/responsible-batteries/cathode/2.0.0';
 let t: TestApp;

@@ -1,17 +1,13 @@
 import type { Hook } from '@hono/zod-openapi';
 import { badRequest } from '../../core/errors.ts';
+import { issuePath } from '../../core/validation/issue-path.ts';
+
+export { issuePath };
 
 interface IssueLike {
   path: PropertyKey[];
   message: string;
 }
-
-/** `links[0].hreflang[1]` style path of a validation issue. */
-export const issuePath = (path: PropertyKey[]): string =>
-  path.reduce<string>(
-    (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)),
-    '',
-  );
 
 /** First validation failure as `field: message` (the spec's 400 body names the field). */
 export const describeIssue = (issue: IssueLike, fallbackTarget: string): string =>

@@ -6,7 +6,7 @@ import postgres from 'postgres';
 import { readSystemServices } from '../../core/settings/system-services.ts';
 import { readWebSettings } from '../../core/settings/web-settings.ts';
 import { connectDatabase, type Database } from '../../db/client.ts';
-import { prepareDatabase } from '../../db/migrate.ts';
+import { prepareDatabase } from '../../core/start-up/prepare-database.ts';
 import { buildApp } from '../../functions/app.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
 import { createServices } from '../../functions/services.ts';

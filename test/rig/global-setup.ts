@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import postgres from 'postgres';
 import { readSystemServices } from '../../core/settings/system-services.ts';
-import { prepareDatabase } from '../../db/migrate.ts';
+import { prepareDatabase } from '../../core/start-up/prepare-database.ts';
 import { startPostgres } from './postgres-server.ts';
 import { TEST_ENCRYPTION_KEY } from './test-settings.ts';
 

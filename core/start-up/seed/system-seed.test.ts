@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSystemServices, SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
-import { createEmptyDatabase, type TestDatabase } from '../../test/rig/databases.ts';
-import { TEST_ENCRYPTION_KEY } from '../../test/rig/test-settings.ts';
-import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
-import { connectDatabase, type Database, type DatabaseHandle } from '../client.ts';
-import { prepareDatabase } from '../migrate.ts';
-import { identifierSchemes, registrars, schemeQualifiers, tenants } from '../schema/index.ts';
-import { SYSTEM_TENANT_ID } from '../system-tenant.ts';
+import { readSystemServices, SYSTEM_SERVICE_IDS } from '../../settings/system-services.ts';
+import { createEmptyDatabase, type TestDatabase } from '../../../test/rig/databases.ts';
+import { TEST_ENCRYPTION_KEY } from '../../../test/rig/test-settings.ts';
+import { startTestApp, type TestApp } from '../../../test/rig/test-app.ts';
+import { connectDatabase, type Database, type DatabaseHandle } from '../../../db/client.ts';
+import { prepareDatabase } from '../prepare-database.ts';
+import { identifierSchemes, registrars, schemeQualifiers, tenants } from '../../../db/schema/index.ts';
+import { SYSTEM_TENANT_ID } from '../../../db/system-tenant.ts';
 import { applySystemSeed } from './apply-system-seed.ts';
 import { readSystemSeedFile, seedFileError } from './system-seed-file.ts';
 
@@ -241,7 +241,7 @@ describe('start-up reads SYSTEM_SEED_FILE', () => {
   it('npm run db:migrate seeds from the file', async () => {
     const database = await createEmptyDatabase();
     try {
-      const result = await run('db/migrate-cli.ts', settings(database, EXAMPLE));
+      const result = await run('core/start-up/migrate-cli.ts', settings(database, EXAMPLE));
       expect(result.code, result.stderr).toBe(0);
       const handle = connectDatabase(database.url, { max: 1 });
       try {

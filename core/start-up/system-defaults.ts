@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
-import { SecretBox } from '../core/crypto/secret-box.ts';
-import { ConfigError } from '../core/errors.ts';
-import type { SystemServiceDefinition } from '../core/settings/system-services.ts';
-import type { Queryable } from './client.ts';
-import { serviceInstances, systemMeta, tenants } from './schema/index.ts';
-import { SYSTEM_TENANT_ID } from './system-tenant.ts';
-import { seedCoreDataModels } from './seed/core-data-models.ts';
+import { SecretBox } from '../crypto/secret-box.ts';
+import { ConfigError } from '../errors.ts';
+import type { SystemServiceDefinition } from '../settings/system-services.ts';
+import type { Queryable } from '../../db/client.ts';
+import { serviceInstances, systemMeta, tenants } from '../../db/schema/index.ts';
+import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
+import { seedCoreDataModels } from '../data-models/core-data-models.ts';
 
 const KEY_CHECK = 'encryption_key_check';
 const KEY_CHECK_PLAINTEXT = 'credential-support-service key check';

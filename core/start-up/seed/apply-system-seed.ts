@@ -1,10 +1,10 @@
 import { and, eq, inArray, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { ConfigError } from '../../core/errors.ts';
-import { isUniqueViolation } from '../../core/db-errors.ts';
-import type { Queryable } from '../client.ts';
-import { identifierSchemes, registrars, schemeQualifiers, serviceInstances } from '../schema/index.ts';
-import { SYSTEM_TENANT_ID } from '../system-tenant.ts';
+import type { ConfigError } from '../../errors.ts';
+import { isUniqueViolation } from '../../db-errors.ts';
+import type { Queryable } from '../../../db/client.ts';
+import { identifierSchemes, registrars, schemeQualifiers, serviceInstances } from '../../../db/schema/index.ts';
+import { SYSTEM_TENANT_ID } from '../../../db/system-tenant.ts';
 import type { SystemSeed } from './system-seed-file.ts';
 
 type Fail = (problem: string) => ConfigError;

@@ -1,15 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SecretBox } from '../core/crypto/secret-box.ts';
-import { readSystemServices, SYSTEM_SERVICE_IDS } from '../core/settings/system-services.ts';
-import { createEmptyDatabase } from '../test/rig/databases.ts';
-import { freePort } from '../test/rig/postgres-server.ts';
-import { runProgram } from '../test/rig/program.ts';
-import { TEST_ENCRYPTION_KEY } from '../test/rig/test-settings.ts';
-import { connectDatabase, type DatabaseHandle } from './client.ts';
-import { prepareDatabase } from './migrate.ts';
-import { serviceInstances, tenants } from './schema/index.ts';
-import { SYSTEM_TENANT_ID } from './system-tenant.ts';
+import { SecretBox } from '../crypto/secret-box.ts';
+import { readSystemServices, SYSTEM_SERVICE_IDS } from '../settings/system-services.ts';
+import { createEmptyDatabase } from '../../test/rig/databases.ts';
+import { freePort } from '../../test/rig/postgres-server.ts';
+import { runProgram } from '../../test/rig/program.ts';
+import { TEST_ENCRYPTION_KEY } from '../../test/rig/test-settings.ts';
+import { connectDatabase, type DatabaseHandle } from '../../db/client.ts';
+import { prepareDatabase } from './prepare-database.ts';
+import { serviceInstances, tenants } from '../../db/schema/index.ts';
+import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 
 const OTHER_KEY = 'f'.repeat(64);
 

@@ -1,6 +1,6 @@
-import { readDataEncryptionKey } from '../core/settings/encryption-key.ts';
-import { readDatabaseUrl } from '../core/settings/database-url.ts';
-import { startUpDatabase } from './migrate.ts';
+import { readDataEncryptionKey } from '../settings/encryption-key.ts';
+import { readDatabaseUrl } from '../settings/database-url.ts';
+import { startUpDatabase } from './prepare-database.ts';
 
 /** `npm run db:migrate`: the same start-up preparation the web process and worker run. */
 try {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../client.ts';
-import { dataModels } from '../schema/index.ts';
-import { SYSTEM_TENANT_ID } from '../system-tenant.ts';
+import type { Queryable } from '../../db/client.ts';
+import { dataModels } from '../../db/schema/index.ts';
+import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 
 /** The UNTP core credential types with their artefact codes and documentation slugs. */
 const CORE_TYPES = {

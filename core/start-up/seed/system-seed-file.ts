@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from '../../core/errors.ts';
-import { publicUrlProblem } from '../../core/net/public-url.ts';
-import { compilesAsRegExp, PATTERN_MESSAGE, QUALIFIER_ORDER_MAX } from '../../core/schemes/patterns.ts';
-import { issuePath } from '../../functions/platform/validation-hook.ts';
+import { ConfigError } from '../../errors.ts';
+import { publicUrlProblem } from '../../net/public-url.ts';
+import { compilesAsRegExp, PATTERN_MESSAGE, QUALIFIER_ORDER_MAX } from '../../schemes/patterns.ts';
+import { issuePath } from '../../validation/issue-path.ts';
 
 /**
  * The operator seed file (setting SYSTEM_SEED_FILE): system registrars with their identifier schemes
