@@ -4,13 +4,12 @@ import { readDatabaseUrl } from '../core/settings/database-url.ts';
 import { readText } from '../core/settings/env-readers.ts';
 import { readWebSettings } from '../core/settings/web-settings.ts';
 import { connectDatabase } from '../db/client.ts';
-import { readUserAgent } from '../core/net/fetcher.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
 import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
 import { startUpDatabase } from '../core/start-up/prepare-database.ts';
 import { buildApp } from './app.ts';
-import { createServices } from './services.ts';
+import { createServices } from './platform/services.ts';
 import { staticServices } from './platform/with-platform.ts';
 
 /** Node entry: validate settings, migrate and seed, then serve every group under one port. */
@@ -19,8 +18,8 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
   const databaseUrl = readDatabaseUrl(env);
   await startUpDatabase(env, databaseUrl, settings.dataEncryptionKey);
   const database = connectDatabase(databaseUrl);
-  const fetcher = createGuardedFetch({ allowPrivate: settings.allowPrivateUrls, userAgent: readUserAgent(env.RI_HTTP_USER_AGENT) });
-  const services = createServices(env, database.db, settings, fetcher);
+  const services = createServices(env, database.db, settings, { createFetcher: createGuardedFetch });
+  const { fetcher } = services;
   const app = buildApp(staticServices(services));
   const server = serve({ fetch: app.fetch, port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
   services.logger.info('Web API listening', { port, url: settings.appUrl });

@@ -3,7 +3,7 @@ import type { ExecutionContext } from 'hono';
 import type { EnvSource } from '../../core/settings/env-readers.ts';
 import { readDatabaseUrl } from '../../core/settings/database-url.ts';
 import { connectDatabase } from '../../db/client.ts';
-import { createSharedServices } from '../services.ts';
+import { createSharedServices } from './services.ts';
 import type { AppEnv, Services } from './env.ts';
 import { validationHook } from './validation-hook.ts';
 import { applyPlatform, type MountOptions, type ServicesProvider } from './with-platform.ts';

@@ -1,19 +1,10 @@
-import type { SecretBox } from '../../core/crypto/secret-box.ts';
-import type { Fetcher } from '../../core/net/fetcher.ts';
-import type { Logger } from '../../core/logging/logger.ts';
+import type { Deps } from '../../core/deps.ts';
 import type { WebSettings } from '../../core/settings/web-settings.ts';
-import type { Database } from '../../db/client.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 
-/** Everything a handler needs, handed over through the context (`c.get('services')`). */
-export interface Services {
-  db: Database;
-  settings: WebSettings;
-  logger: Logger;
-  secretBox: SecretBox;
+/** Everything a handler needs, handed over through the context (`c.get('services')`): the core deps plus the authenticator. */
+export interface Services extends Deps<WebSettings> {
   authenticator: Authenticator;
-  /** Outbound HTTP for user-supplied URLs (guarded: public addresses only unless allowed). */
-  fetcher: Fetcher;
 }
 
 /** The authenticated caller, resolved to exactly one tenant. */

@@ -9,7 +9,7 @@ import { connectDatabase, type Database } from '../../db/client.ts';
 import { prepareDatabase } from '../../core/start-up/prepare-database.ts';
 import { buildApp } from '../../functions/app.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
-import { createServices } from '../../functions/services.ts';
+import { createServices } from '../../functions/platform/services.ts';
 import { startLocalIdp } from '../../scripts/local-idp.ts';
 import { startPostgres } from '../rig/postgres-server.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readWebSettings } from '../../core/settings/web-settings.ts';
 import { connectDatabase, type Database } from '../../db/client.ts';
 import { buildApp } from '../../functions/app.ts';
-import { createServices } from '../../functions/services.ts';
+import { createServices } from '../../functions/platform/services.ts';
 import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
 import type { Services } from '../../functions/platform/env.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
@@ -85,7 +85,7 @@ export const startTestApp = async (
   const connection = connectDatabase(database.url, { max: 5 });
   const settings = readWebSettings(env);
   const fetcher = createGuardedFetch({ allowPrivate: settings.allowPrivateUrls, userAgent: 'css-test', timeoutMs: 2000 });
-  const services = createServices(env, connection.db, settings, fetcher);
+  const services = createServices(env, connection.db, settings, { fetcher });
   const app = buildApp(staticServices(services));
   handler = (request) => app.fetch(request);
 
