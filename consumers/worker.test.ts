@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { createEmptyDatabase } from '../test/rig/databases.ts';
+import { createEmptyDatabase, createTestDatabase } from '../test/rig/databases.ts';
 import { TEST_ENCRYPTION_KEY } from '../test/rig/test-settings.ts';
 import { checkHeartbeat } from './healthcheck.ts';
 import { isWorkerAlive } from './heartbeat.ts';
-import { expirySweepCron, QUEUE_NAMES } from './queues.ts';
+import { expirySweepCron, QUEUE_NAMES } from '../core/jobs/queues.ts';
 
 const run = (script: string, env: Record<string, string>) => {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
@@ -88,6 +88,36 @@ describe('worker start and stop', () => {
       }
     } finally {
       worker.child.kill('SIGKILL');
+      await database.drop();
+    }
+  });
+});
+
+describe('clean shutdown', () => {
+  it('a database going away while the worker stops (Ctrl+C of npm start) logs no error-level line', async () => {
+    const database = await createTestDatabase();
+    const dir = await mkdtemp(join(tmpdir(), 'css-worker-'));
+    const heartbeat = join(dir, 'heartbeat');
+    const worker = run('consumers/worker.ts', { ...base, LOG_LEVEL: 'info', RI_DATABASE_URL: database.url, WORKER_HEARTBEAT_PATH: heartbeat });
+    let stdout = '';
+    worker.child.stdout!.on('data', (d) => (stdout += d));
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      for (let i = 0; i < 300 && !stdout.includes('Worker started'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(stdout, worker.stderr()).toContain('Worker started');
+      // What a stopping PostgreSQL does to its clients: FATAL 57P01 "terminating connection due to administrator command".
+      const cut = await sql<{ n: number }[]>`
+        select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+        where datname = current_database() and application_name = 'css-worker'`;
+      expect(cut[0]!.n).toBeGreaterThan(0);
+      worker.child.kill('SIGINT');
+      expect(await worker.exited).toBe(0);
+      const levels = stdout.trim().split('\n').map((line) => (JSON.parse(line) as { level: string }).level);
+      expect(levels).not.toContain('error');
+      expect(worker.stderr()).toBe('');
+    } finally {
+      worker.child.kill('SIGKILL');
+      await sql.end();
       await database.drop();
     }
   });

@@ -2,14 +2,25 @@ import { PgBoss, type WipData } from 'pg-boss';
 import { ConfigError } from '../core/errors.ts';
 import { createLogger, parseLogLevel, type Logger } from '../core/logging/logger.ts';
 import { readDatabaseUrl } from '../core/settings/database-url.ts';
+import { queueDefinitions } from '../core/jobs/queues.ts';
+import { connectNodeDeps } from '../core/node-deps.ts';
 import { readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
 import { startUpDatabase } from '../core/start-up/prepare-database.ts';
+import { registerConsumers, type Consumer } from './consumer.ts';
 import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
-import { queueDefinitions } from './queues.ts';
 
 const HEARTBEAT_EVERY_MS = 10_000;
 const DRAIN_MS = 30_000;
 const SHUTDOWN_LIMIT_MS = 45_000;
+
+/**
+ * Every queue consumer the worker runs: one module per queue in consumers/jobs/, added here.
+ * Queues whose work is not built yet have no consumer; their jobs wait in the queue.
+ */
+export const CONSUMERS: readonly Consumer[] = [];
+
+/** PostgreSQL's admin_shutdown / crash_shutdown / cannot_connect_now: the server is going away, not a fault of ours. */
+const isDatabaseShutdown = (error: unknown): boolean => ['57P01', '57P02', '57P03'].includes((error as { code?: string })?.code ?? '');
 
 export interface RunningWorker {
   boss: PgBoss;
@@ -18,14 +29,25 @@ export interface RunningWorker {
 
 /**
  * The worker process: no port. Checks its settings, migrates, starts pg-boss, creates its queues,
- * and keeps a heartbeat file for the container healthcheck. Consumers register on `boss`.
+ * keeps a heartbeat file for the container healthcheck, and runs `consumers` (tests pass their own).
  */
-export const startWorker = async (env: NodeJS.ProcessEnv, logger: Logger): Promise<RunningWorker> => {
+export const startWorker = async (
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  consumers: readonly Consumer[] = CONSUMERS,
+): Promise<RunningWorker> => {
   const settings: WorkerSettings = readWorkerSettings(env, (m) => logger.warn(m));
   const databaseUrl = readDatabaseUrl(env);
   await startUpDatabase(env, databaseUrl, settings.dataEncryptionKey);
+  const connection = connectNodeDeps(env, settings, { databaseUrl, logger, poolMax: 4 });
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'css-worker' });
-  boss.on('error', (error) => logger.error('Queue error', { error: String(error) }));
+  let stopping = false;
+  boss.on('error', (error) => {
+    // Ctrl+C of the local stack stops the database with us: a cut connection then is expected, not an error.
+    if (stopping) logger.info('Queue connection closed while stopping', { error: String(error) });
+    else if (isDatabaseShutdown(error)) logger.warn('Queue connection closed by the database (shutdown or restart)', { error: String(error) });
+    else logger.error('Queue error', { error: String(error) });
+  });
   let activity: ConsumerActivity | undefined;
   boss.on('wip', (workers: WipData[]) => {
     if (workers.length === 0) return;
@@ -54,15 +76,18 @@ export const startWorker = async (env: NodeJS.ProcessEnv, logger: Logger): Promi
       logger.warn('Queue probe failed; heartbeat not written', { error: String(error) });
     }
   };
+  await registerConsumers(boss, connection.deps, consumers);
   await beat();
   const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
-  logger.info('Worker started', { queues: queueDefinitions(settings).map((q) => q.name) });
+  logger.info('Worker started', { queues: queueDefinitions(settings).map((q) => q.name), consumers: consumers.map((c) => c.queue) });
 
   return {
     boss,
     stop: async () => {
+      stopping = true;
       clearInterval(timer);
       await boss.stop({ graceful: true, timeout: DRAIN_MS });
+      await connection.close();
     },
   };
 };

@@ -1,6 +1,6 @@
-import type { WorkerSettings } from '../core/settings/worker-settings.ts';
+import type { WorkerSettings } from '../settings/worker-settings.ts';
 
-/** The worker's queues; each declares its retry and expiry policy here, where it is created. */
+/** The queues of the spec; producers (web, CLI) and consumers (worker) share these names. */
 export const QUEUE_NAMES = {
   verifyGeneration: 'library.verify-generation',
   reconcilePendingRuns: 'library.reconcile-pending-runs',
@@ -8,9 +8,10 @@ export const QUEUE_NAMES = {
   reconcileBatches: 'credentials.reconcile-batches',
   expireBatches: 'credentials.expire-batches',
 } as const;
+export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 export interface QueueDefinition {
-  name: string;
+  name: QueueName;
   policy: 'standard' | 'singleton' | 'stately';
   retryLimit: number;
   retryDelay: number;
@@ -19,6 +20,7 @@ export interface QueueDefinition {
   expireInSeconds: number;
 }
 
+/** Each queue's retry and expiry policy, declared once; the worker creates the queues with them. */
 export const queueDefinitions = (s: WorkerSettings): QueueDefinition[] => {
   const sweep = { policy: 'singleton' as const, retryLimit: 0, retryDelay: 0, retryBackoff: false, expireInSeconds: s.jobTimeoutSeconds };
   return [
