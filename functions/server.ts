@@ -8,6 +8,8 @@ import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
 import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
 import { startUpDatabase } from '../core/start-up/prepare-database.ts';
+import { refusedSystemServices, refusedSystemServicesWarning } from '../core/start-up/private-system-services.ts';
+import { readSystemServices } from '../core/settings/system-services.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './platform/services.ts';
 import { staticServices } from './platform/with-platform.ts';
@@ -23,6 +25,8 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
   const app = buildApp(staticServices(services));
   const server = serve({ fetch: app.fetch, port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
   services.logger.info('Web API listening', { port, url: settings.appUrl });
+  const refused = refusedSystemServices(readSystemServices(env), settings.allowPrivateUrls);
+  if (refused.length > 0) services.logger.warn(refusedSystemServicesWarning(refused), { setting: 'FETCH_ALLOW_PRIVATE_URLS', services: refused });
   // System render templates need the storage service, which may start after us: best-effort, in the background.
   void seedSystemTemplates({ db: database.db, box: services.secretBox, fetcher, logger: services.logger, allowPrivateUrls: settings.allowPrivateUrls })
     .then((created) => created > 0 && services.logger.info('System render templates stored', { created }))

@@ -112,11 +112,20 @@ describe('web boot end to end', () => {
     });
     try {
       let health: Response | undefined;
-      for (let i = 0; i < 100 && !health; i++) {
+      for (let i = 0; i < 300 && !health; i++) {
         health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
         if (!health) await new Promise((r) => setTimeout(r, 100));
       }
       expect(health?.status).toBe(200);
+      // The default system services live on localhost, which the guarded fetcher refuses: one warning says so.
+      const warnings = run
+        .output()
+        .stdout.split('\n')
+        .filter((line) => line.includes('FETCH_ALLOW_PRIVATE_URLS'))
+        .map((line) => JSON.parse(line) as { level: string; message: string });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.level).toBe('warn');
+      expect(warnings[0]!.message).toContain('System Default Storage (STORAGE, http://localhost:3334)');
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
     } finally {

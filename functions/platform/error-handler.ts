@@ -21,6 +21,10 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
   const correlationId = c.get('correlationId') ?? crypto.randomUUID();
   c.header('x-correlation-id', correlationId);
   if (err instanceof ApiError) {
+    // An upstream service failed (502): the caller sees the code, operators need the line to find it.
+    if (err.status === 502) {
+      c.get('services')?.logger.warn('Upstream service failed', { correlationId, method: c.req.method, path: c.req.path, code: err.code, error: err.message });
+    }
     const body = { error: err.message, ...(err.code ? { code: err.code } : {}), ...err.extra };
     return c.json(body, err.status);
   }
