@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Configuration } from 'oidc-provider';
@@ -41,6 +41,27 @@ export interface LocalIdp {
   clientCredentialsToken(clientId: string, clientSecret: string, resource?: string): Promise<string>;
   close(): Promise<void>;
 }
+
+const isTokenRequest = (request: IncomingMessage, issuer: string) =>
+  request.method === 'POST' &&
+  new URL(request.url ?? '/', issuer).pathname === '/token' &&
+  (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+
+/**
+ * Resource indicators must be absolute URIs, but users naturally send the audience name
+ * (AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE) as `resource`: it is read as the API's resource. The provider
+ * then takes the already-read body from `request.body`.
+ */
+const acceptAudienceAsResource = async (request: IncomingMessage, audience: string): Promise<void> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  if (form.getAll('resource').includes(audience)) {
+    form.delete('resource');
+    form.append('resource', API_RESOURCE);
+  }
+  (request as IncomingMessage & { body?: string }).body = form.toString();
+};
 
 const listen = (server: Server, port: number) =>
   new Promise<number>((resolve, reject) => {
@@ -137,7 +158,16 @@ export const startLocalIdp = async (options: LocalIdpOptions): Promise<LocalIdp>
     const path = new URL(request.url ?? '/', issuer).pathname;
     requestCounts.set(path, (requestCounts.get(path) ?? 0) + 1);
   });
-  server.on('request', provider.callback());
+  const callback = provider.callback();
+  server.on('request', (request, response) => {
+    if (!isTokenRequest(request, issuer)) return callback(request, response);
+    acceptAudienceAsResource(request, options.audience)
+      .then(() => callback(request, response))
+      .catch(() => {
+        response.statusCode = 400;
+        response.end();
+      });
+  });
 
   return {
     issuer,

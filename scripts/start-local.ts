@@ -7,6 +7,7 @@ import { startWebServer } from '../functions/server.ts';
 import { startStorageServer } from '../storage-service/server.ts';
 import { startPostgres } from '../test/rig/postgres-server.ts';
 import { startLocalIdp } from './local-idp.ts';
+import { readLocalServiceAccounts } from './local-accounts.ts';
 
 /**
  * `npm start`: the whole stack on embedded defaults, nothing to install beyond `npm install`.
@@ -19,7 +20,7 @@ const IDP_PORT = Number(env.LOCAL_IDP_PORT ?? 3005);
 const PG_PORT = Number(env.LOCAL_POSTGRES_PORT ?? 54329);
 const APP_URL = env.RI_APP_URL ?? `http://localhost:${WEB_PORT}`;
 const AUDIENCE = env.AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE ?? 'credential-support-service';
-const SERVICE_ACCOUNT = { clientId: 'local-service-account', clientSecret: 'local-service-account-secret' };
+const SERVICE_ACCOUNTS = readLocalServiceAccounts(env.LOCAL_SERVICE_ACCOUNTS);
 const APP_CLIENT = { clientId: 'credential-support-service', clientSecret: 'local-web-client-secret' };
 
 const dataDir = join(process.cwd(), '.data', 'postgres');
@@ -34,7 +35,7 @@ const idp = await startLocalIdp({
   port: IDP_PORT,
   audience: AUDIENCE,
   appClient: { ...APP_CLIENT, redirectUris: [`${APP_URL}/auth/callback`] },
-  serviceAccounts: [{ ...SERVICE_ACCOUNT, groups: ['local'] }],
+  serviceAccounts: SERVICE_ACCOUNTS,
   userGroups: new Proxy({}, { get: () => ['local'] }),
 });
 
@@ -85,11 +86,11 @@ Credential Support Service is running (local development)
   Local IDP      ${idp.issuer}
   PostgreSQL     ${env.RI_DATABASE_URL ? '(RI_DATABASE_URL)' : `embedded on 127.0.0.1:${PG_PORT}, data in .data/postgres`}
 
-Service account (client credentials):
-  client_id=${SERVICE_ACCOUNT.clientId}  client_secret=${SERVICE_ACCOUNT.clientSecret}
+Service accounts (client credentials; LOCAL_SERVICE_ACCOUNTS=name:group,... offers more):
+${SERVICE_ACCOUNTS.map((a) => `  client_id=${a.clientId}  client_secret=${a.clientSecret}  group=${a.groups!.join(',')}`).join('\n')}
 
-  TOKEN=$(curl -s -u ${SERVICE_ACCOUNT.clientId}:${SERVICE_ACCOUNT.clientSecret} \\
-    -d grant_type=client_credentials ${idp.issuer}/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')
+  TOKEN=$(curl -s -u ${SERVICE_ACCOUNTS[0]!.clientId}:${SERVICE_ACCOUNTS[0]!.clientSecret} \\
+    -d grant_type=client_credentials -d resource=${AUDIENCE} ${idp.issuer}/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')
   curl -s -H "Authorization: Bearer $TOKEN" ${APP_URL}/api/v1/registrars
 
 Press Ctrl+C to stop.
