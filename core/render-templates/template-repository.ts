@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { dataModels, renderTemplates } from '../../db/schema/index.ts';
 import { AdapterError } from '../adapters/adapter-errors.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { ApiError, badRequest, notFound, notFoundAt } from '../errors.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
 import { sanitizeTemplate } from './sanitize.ts';
 import { deleteContentBestEffort, resolveTemplateStorage, type TemplateDeps } from './template-storage.ts';
@@ -73,7 +73,7 @@ export const createTemplate = async (deps: TemplateDeps, tenantId: string, input
     .select({ id: dataModels.id })
     .from(dataModels)
     .where(and(eq(dataModels.id, input.dataModelId), visibleTo(dataModels.tenantId, tenantId)));
-  if (!model) throw new ApiError(404, 'dataModelId: data model not found', 'NOT_FOUND');
+  if (!model) throw notFoundAt('dataModelId', 'data model');
   const storage = await resolveTemplateStorage(deps, tenantId, input.storageOptions?.serviceInstanceId);
   const content = await upload(deps, storage.adapter, input.template);
   const is2024 = input.renderMethodType === 'RenderTemplate2024';
