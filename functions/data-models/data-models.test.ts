@@ -80,6 +80,16 @@ describe('extensions', () => {
     expect(cvc.sections).toEqual([]);
   });
 
+  it('form-config of an extension follows its own credentialType: unregistered types get no sections', async () => {
+    const unregistered = (await create(extension({ name: 'Unregistered type' }))).body;
+    const res = await t.call('GET', `/api/v1/data-models/${unregistered.id}/form-config`, { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ credentialType: 'BatteryPassport', sections: [] });
+    const registered = (await create(extension({ name: 'Registered type', credentialType: 'DigitalTraceabilityEvent' }))).body;
+    const dte = (await t.call('GET', `/api/v1/data-models/${registered.id}/form-config`, { token })).body;
+    expect(dte.sections.map((s: { entity: string }) => s.entity)).toEqual(['Organisation', 'Product']);
+  });
+
   it('400s: nested extension, URL rules, immutable fields, whitespace, null; nothing written', async () => {
     const parentExt = (await create(extension({ name: 'Parent ext' }))).body;
     const before = (await t.db.select().from(dataModels)).length;

@@ -130,8 +130,7 @@ export const registerDataModelRoutes = (app: OpenAPIHono<AppEnv>) => {
   app.openapi(formConfigRoute, async (c) => {
     const row = await findDataModel(c.get('services').db, c.get('principal').tenantId, c.req.valid('param').id);
     if (!row) throw notFound('Data model');
-    const own = formConfigFor(row.credentialType);
-    return c.json(own.sections.length > 0 || !row.parentConfig ? own : { ...formConfigFor(row.parentConfig.credentialType), credentialType: row.credentialType }, 200);
+    return c.json(formConfigFor(row.credentialType), 200);
   });
   app.openapi(updateRoute, async (c) => {
     const { db, settings } = c.get('services');
