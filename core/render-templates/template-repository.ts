@@ -37,7 +37,7 @@ const ONLY_2024 = ['inline', 'mediaType', 'mediaQuery'] as const;
 const assertFieldsFitType = (type: MethodType, input: Record<string, unknown>) => {
   if (type !== 'WebRenderingTemplate2022') return;
   const stray = ONLY_2024.find((k) => input[k] !== undefined);
-  if (stray) throw badRequest(`${stray}: only RenderTemplate2024 templates have ${stray}`);
+  if (stray) throw badRequest(`${stray}: is not applicable to the WebRenderingTemplate2022 render method (only RenderTemplate2024 has it)`);
 };
 
 const storageFailure = (error: unknown) =>
