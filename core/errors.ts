@@ -19,6 +19,8 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string, code = 'VALIDATION_FAILED') => new ApiError(400, message, code);
 export const notFound = (what: string) => new ApiError(404, `${what} not found`, 'NOT_FOUND');
+/** A record referenced by a request field does not exist (or is another tenant's): 404 `field: what not found`. */
+export const notFoundAt = (field: string, what: string, code = 'NOT_FOUND') => new ApiError(404, `${field}: ${what} not found`, code);
 export const forbidden = (message: string, code = 'FORBIDDEN') => new ApiError(403, message, code);
 export const conflict = (message: string, code = 'CONFLICT', extra?: Record<string, unknown>) =>
   new ApiError(409, message, code, extra);

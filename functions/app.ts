@@ -10,7 +10,7 @@ import { identifiersApp } from './identifiers/index.ts';
 import { organisationsApp } from './organisations/index.ts';
 import { facilitiesApp } from './facilities/index.ts';
 import { productsApp } from './products/index.ts';
-import { servicesApp } from './services/index.ts';
+import { serviceInstancesApp } from './service-instances/index.ts';
 import { dataModelsApp } from './data-models/index.ts';
 import { renderTemplatesApp } from './render-templates/index.ts';
 import { cvcApp } from './cvc/index.ts';
@@ -30,7 +30,7 @@ const apiGroups = {
   '/organisations': organisationsApp,
   '/facilities': facilitiesApp,
   '/products': productsApp,
-  '/services': servicesApp,
+  '/services': serviceInstancesApp,
   '/data-models': dataModelsApp,
   '/render-templates': renderTemplatesApp,
   '/cvc': cvcApp,

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { dataModels } from '../../db/schema/index.ts';
 import { isUniqueViolation } from '../db-errors.ts';
-import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound, notFoundAt } from '../errors.ts';
 import { assertPublicUrl } from '../net/public-url.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
 
@@ -30,7 +30,7 @@ export const assertModelUrls = (input: Partial<Record<(typeof URL_FIELDS)[number
 };
 
 const nameTaken = () => conflict('name: a data model with this name already exists for the credential type and version', 'DATA_MODEL_NAME_TAKEN');
-const parentNotFound = () => new ApiError(404, 'parentConfigId: data model not found', 'NOT_FOUND');
+const parentNotFound = () => notFoundAt('parentConfigId', 'data model');
 
 export const listDataModels = async (
   db: Database,

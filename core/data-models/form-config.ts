@@ -1,7 +1,7 @@
 /**
- * The entity pickers a credential form needs, by core credential type (extensions use their parent's
- * type). DPP, DCC and DFR add optional conformity scheme and profile pickers; the profile picker
- * depends on the scheme choice. Unregistered types have no sections.
+ * The entity pickers a credential form needs, by the model's own credential type: an extension whose
+ * type is not one of the five registered ones has no sections, whatever its parent. DPP, DCC and DFR
+ * add optional conformity scheme and profile pickers; the profile picker depends on the scheme choice.
  */
 type Entity = 'Organisation' | 'Facility' | 'Product';
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
 import { identifiers } from '../../db/schema/index.ts';
-import { ApiError, badRequest, conflict } from '../errors.ts';
+import { badRequest, conflict, notFoundAt } from '../errors.ts';
 
 /**
  * The identifier rules shared by organisations, facilities and products: a primary identifier is not
@@ -28,8 +28,6 @@ export const assertRefsConsistent = (refs: IdentifierRefs, prefix: FieldPrefix =
   }
 };
 
-export const identifierNotFoundAt = (field: string) => new ApiError(404, `${field}: identifier not found`, 'NOT_FOUND');
-
 /**
  * Every referenced identifier exists and is the tenant's own; locked (share) until the transaction
  * ends so a concurrent delete cannot slip between the check and the write.
@@ -48,7 +46,7 @@ export const assertOwnIdentifiers = async (
     .for('share');
   const known = new Set(found.map((r) => r.id));
   const missing = refs.find((r) => !known.has(r.id));
-  if (missing) throw identifierNotFoundAt(missing.field);
+  if (missing) throw notFoundAt(missing.field, 'identifier');
 };
 
 /** The field/id pairs an input references, for `assertOwnIdentifiers`. */

@@ -1,9 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
-import { ApiError } from '../errors.ts';
-
-export const recordNotFoundAt = (field: string, what: string) => new ApiError(404, `${field}: ${what} not found`, 'NOT_FOUND');
+import { notFoundAt } from '../errors.ts';
 
 /**
  * Rows of the tenant's own records referenced from a request body (organisations, facilities,
@@ -27,6 +25,6 @@ export const lockOwnRecords = async <T extends Record<string, unknown>>(
     .for('share')) as (T & { __id: string })[];
   const byId = new Map(rows.map((r) => [r.__id, r as T]));
   const missing = refs.find((r) => !byId.has(r.id));
-  if (missing) throw recordNotFoundAt(missing.field, what);
+  if (missing) throw notFoundAt(missing.field, what);
   return byId;
 };

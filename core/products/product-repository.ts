@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { facilities, organisations, products, productSecondaryIdentifiers, type ProductLevel } from '../../db/schema/index.ts';
-import { conflict, notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
 import { identifierWithScheme, secondaryIdentifiersWithScheme } from '../master-data/identifier-relations.ts';
 import { createMasterRecords, listMasterRecords, updateMasterRecord, type MasterKind } from '../master-data/master-record.ts';
 import { lockOwnRecords } from '../master-data/own-records.ts';
@@ -114,7 +114,7 @@ export const updateProduct = (db: Database, tenantId: string, id: string, patch:
   });
 
 /**
- * Deletion table: a MODEL with BATCH children is blocked (409, nothing removed); a BATCH with ITEM
+ * Deletion table: a MODEL with BATCH children is blocked (400, a hierarchy rule; nothing removed); a BATCH with ITEM
  * children goes and the items' parentId becomes null (foreign key `on delete set null`). The row is
  * locked first so a child created concurrently either commits before the check or waits and fails.
  */
@@ -124,7 +124,7 @@ export const deleteProduct = async (db: Database, tenantId: string, id: string):
     if (!current) throw notFound('Product');
     if (current.level === 'MODEL') {
       const [child] = await tx.select({ id: products.id }).from(products).where(eq(products.parentId, id)).limit(1);
-      if (child) throw conflict('A MODEL product cannot be deleted while BATCH products belong to it', 'PRODUCT_HAS_CHILDREN');
+      if (child) throw badRequest('id: the MODEL product still has BATCH products; delete or re-parent them first', 'PRODUCT_HAS_BATCHES');
     }
     await tx.delete(products).where(own(tenantId, id));
   });

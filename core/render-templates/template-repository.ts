@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { dataModels, renderTemplates } from '../../db/schema/index.ts';
 import { AdapterError } from '../adapters/adapter-errors.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { ApiError, badRequest, notFound, notFoundAt } from '../errors.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
 import { sanitizeTemplate } from './sanitize.ts';
 import { deleteContentBestEffort, resolveTemplateStorage, type TemplateDeps } from './template-storage.ts';
@@ -37,7 +37,7 @@ const ONLY_2024 = ['inline', 'mediaType', 'mediaQuery'] as const;
 const assertFieldsFitType = (type: MethodType, input: Record<string, unknown>) => {
   if (type !== 'WebRenderingTemplate2022') return;
   const stray = ONLY_2024.find((k) => input[k] !== undefined);
-  if (stray) throw badRequest(`${stray}: only RenderTemplate2024 templates have ${stray}`);
+  if (stray) throw badRequest(`${stray}: is not applicable to the WebRenderingTemplate2022 render method (only RenderTemplate2024 has it)`);
 };
 
 const storageFailure = (error: unknown) =>
@@ -73,7 +73,7 @@ export const createTemplate = async (deps: TemplateDeps, tenantId: string, input
     .select({ id: dataModels.id })
     .from(dataModels)
     .where(and(eq(dataModels.id, input.dataModelId), visibleTo(dataModels.tenantId, tenantId)));
-  if (!model) throw new ApiError(404, 'dataModelId: data model not found', 'NOT_FOUND');
+  if (!model) throw notFoundAt('dataModelId', 'data model');
   const storage = await resolveTemplateStorage(deps, tenantId, input.storageOptions?.serviceInstanceId);
   const content = await upload(deps, storage.adapter, input.template);
   const is2024 = input.renderMethodType === 'RenderTemplate2024';

@@ -3,7 +3,7 @@ import { getTableConfig } from 'drizzle-orm/pg-core';
 import type { Database, Queryable } from '../../db/client.ts';
 import { identifiers, identifierSchemes, registrars, schemeQualifiers } from '../../db/schema/index.ts';
 import { isForeignKeyViolation, isUniqueViolation, violatedConstraint } from '../db-errors.ts';
-import { ApiError, conflict } from '../errors.ts';
+import { conflict, notFoundAt } from '../errors.ts';
 import { assertUsableServiceInstance, serviceInstanceNotFound } from '../service-instances/visible-instance.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
@@ -85,7 +85,7 @@ export const lockUsableScheme = async (tx: Queryable, tenantId: string, id: stri
   return scheme;
 };
 
-export const schemeNotFoundAt = (field: string) => new ApiError(404, `${field}: identifier scheme not found`, 'NOT_FOUND');
+export const schemeNotFoundAt = (field: string) => notFoundAt(field, 'identifier scheme');
 
 /** Creates a scheme with its qualifiers in one transaction; returns the new id. */
 export const createScheme = async (db: Database, tenantId: string, input: SchemeInput): Promise<string> => {
@@ -203,7 +203,7 @@ const writeScheme = async <T>(db: Database, write: (tx: Queryable) => Promise<T>
   }
 };
 
-const registrarNotFound = () => new ApiError(404, 'registrarId: registrar not found', 'NOT_FOUND');
+const registrarNotFound = () => notFoundAt('registrarId', 'registrar');
 const primaryKeyTaken = () =>
   conflict('primaryKey: a scheme with this primaryKey already exists for the registrar', 'SCHEME_PRIMARY_KEY_EXISTS');
 const qualifierKeyTaken = () =>

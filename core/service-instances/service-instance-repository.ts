@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db-errors.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
 import { assertAdapterMatches, validateConfig, type AdapterConfig } from './adapter-configs.ts';
+import { instanceColumnsFor } from './effective-primary.ts';
 import { mergeConfig } from './masking.ts';
 import { hasPendingStatusOperations } from './pending-status.ts';
 import { clearReferences, countReferences } from './references.ts';
@@ -102,7 +103,7 @@ export const listServiceInstances = async (
   );
   const [rows, [counted]] = await Promise.all([
     deps.db
-      .select()
+      .select(instanceColumnsFor(tenantId))
       .from(serviceInstances)
       .where(where)
       .orderBy(desc(serviceInstances.createdAt), desc(serviceInstances.id))
@@ -121,8 +122,12 @@ const findVisibleRow = async (db: Queryable, tenantId: string, id: string) => {
   return row;
 };
 
+/** One visible instance as the tenant sees it (a system default overshadowed by an own primary is not primary). */
 export const findServiceInstance = async (deps: Deps, tenantId: string, id: string) => {
-  const row = await findVisibleRow(deps.db, tenantId, id);
+  const [row] = await deps.db
+    .select(instanceColumnsFor(tenantId))
+    .from(serviceInstances)
+    .where(and(eq(serviceInstances.id, id), visibleTo(serviceInstances.tenantId, tenantId)));
   return row ? open(deps.box, row) : undefined;
 };
 

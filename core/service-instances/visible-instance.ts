@@ -1,12 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { serviceInstances, type ServiceType } from '../../db/schema/index.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { badRequest, notFoundAt } from '../errors.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 
 /** The 404 for a referenced instance that is missing or foreign (also when it vanished mid-write). */
-export const serviceInstanceNotFound = (field: string) =>
-  new ApiError(404, `${field}: service instance not found`, 'SERVICE_INSTANCE_NOT_FOUND');
+export const serviceInstanceNotFound = (field: string) => notFoundAt(field, 'service instance', 'SERVICE_INSTANCE_NOT_FOUND');
 
 /**
  * A service instance a tenant may reference: its own or a system default, of the expected type.

@@ -1,31 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import type { FacilityRow, findFacility } from '../../core/facilities/facility-repository.ts';
-import {
-  identifierRelations,
-  iso,
-  primaryIdentifierIdField,
-  secondaryIdentifierIdsField,
-  timestamps,
-  toIdentifierRelations,
-} from '../master-data/schemas.ts';
-import { OrganisationSchema } from '../organisations/schemas.ts';
+import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../master-data/schemas.ts';
+import { EmbeddedFacilitySchema, toEmbeddedFacility } from '../platform/embedded/facility.ts';
+import { EmbeddedOrganisationSchema, toEmbeddedOrganisation } from '../platform/embedded/organisation.ts';
 import { idText, jsonObject, nonBlankText } from '../platform/fields.ts';
 
-export const FacilitySchema = z
-  .object({
-    id: z.string(),
-    name: z.string().openapi({ example: 'Pilbara Concentrator' }),
-    description: z.string().nullable(),
-    location: z.record(z.string(), z.unknown()).nullable(),
-    operatingOrganisationId: z.string().nullable(),
-    primaryIdentifierId: z.string().nullable(),
-    secondaryIdentifierIds: z.array(z.string()),
-    ...timestamps,
-  })
-  .openapi('Facility');
-
-/** The operating organisation as embedded in a facility (its own fields, without relations). */
-const EmbeddedOrganisationSchema = OrganisationSchema.omit({ secondaryIdentifierIds: true }).openapi('EmbeddedOrganisation');
+export const FacilitySchema = EmbeddedFacilitySchema.extend({ secondaryIdentifierIds: z.array(z.string()) }).openapi('Facility');
 
 export const FacilityDetailSchema = FacilitySchema.extend({
   ...identifierRelations,
@@ -60,28 +40,10 @@ export const UpdateFacilityBody = z
 
 type ListRow = FacilityRow & { secondaryIdentifierIds: string[] };
 type DetailRow = NonNullable<Awaited<ReturnType<typeof findFacility>>>;
-type OrganisationRow = NonNullable<DetailRow['operatingOrganisation']>;
-
-export const toEmbeddedOrganisation = (row: OrganisationRow): z.infer<typeof EmbeddedOrganisationSchema> => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  location: (row.location as Record<string, unknown> | null) ?? null,
-  primaryIdentifierId: row.primaryIdentifierId,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
-});
 
 export const toFacilityResponse = (row: ListRow): z.infer<typeof FacilitySchema> => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  location: (row.location as Record<string, unknown> | null) ?? null,
-  operatingOrganisationId: row.operatingOrganisationId,
-  primaryIdentifierId: row.primaryIdentifierId,
+  ...toEmbeddedFacility(row),
   secondaryIdentifierIds: row.secondaryIdentifierIds,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
 });
 
 export const toFacilityDetailResponse = (row: DetailRow): z.infer<typeof FacilityDetailSchema> => {

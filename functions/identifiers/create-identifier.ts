@@ -3,7 +3,8 @@ import { createIdentifier, findIdentifier } from '../../core/identifiers/identif
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { CreateIdentifierBody, IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from './schemas.ts';
+import { IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from '../platform/embedded/identifier.ts';
+import { CreateIdentifierBody } from './schemas.ts';
 
 export const createIdentifierRoute = createRoute({
   method: 'post',

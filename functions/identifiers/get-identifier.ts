@@ -4,7 +4,8 @@ import { findIdentifier } from '../../core/identifiers/identifier-repository.ts'
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { IdentifierIdParam, IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from './schemas.ts';
+import { IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from '../platform/embedded/identifier.ts';
+import { IdentifierIdParam } from './schemas.ts';
 
 export const getIdentifierRoute = createRoute({
   method: 'get',

@@ -1,70 +1,44 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertRegistrar, insertScheme, SYSTEM_TENANT_ID } from '../../test/rig/fixtures.ts';
 import { countRows, createIdentifier, createScheme, GTIN } from '../../test/rig/scheme-fixtures.ts';
-import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+import { securitySuite } from '../../test/rig/security-suite.ts';
+import type { TestApp } from '../../test/rig/test-app.ts';
 
 let t: TestApp;
 let tokenA: string;
 let tokenB: string;
 let schemeOfA: { id: string };
-let identifierOfA: { id: string };
-let originalOfA: unknown;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  [tokenA, tokenB] = await Promise.all([t.token('tenantA'), t.token('tenantB')]);
-  schemeOfA = await createScheme(t, tokenA);
-  identifierOfA = await createIdentifier(t, tokenA, schemeOfA.id);
-  originalOfA = (await t.call('GET', `/api/v1/identifiers/${identifierOfA.id}`, { token: tokenA })).body;
+const identifiersPath = '/api/v1/identifiers';
+const context = securitySuite({
+  name: '/identifiers',
+  setup: async (app, a) => {
+    const scheme = await createScheme(app, a);
+    return { schemeOfA: scheme, identifierOfA: await createIdentifier(app, a, scheme.id) };
+  },
+  routes: (f) => [
+    ['POST', identifiersPath, { schemeId: f.schemeOfA.id, value: '00000000000000' }],
+    ['GET', identifiersPath],
+    ['GET', `${identifiersPath}/${f.identifierOfA.id}`],
+    ['PATCH', `${identifiersPath}/${f.identifierOfA.id}`, { value: '11111111111111' }],
+    ['DELETE', `${identifiersPath}/${f.identifierOfA.id}`],
+  ],
+  foreign: (f) => [
+    { method: 'GET', path: (id) => `${identifiersPath}/${id}`, id: f.identifierOfA.id },
+    { method: 'PATCH', path: (id) => `${identifiersPath}/${id}`, body: () => ({ value: '11111111111111' }), id: f.identifierOfA.id },
+    { method: 'DELETE', path: (id) => `${identifiersPath}/${id}`, id: f.identifierOfA.id },
+    { method: 'POST', path: () => identifiersPath, body: (id) => ({ schemeId: id, value: GTIN }), id: f.schemeOfA.id },
+  ],
+  lists: (f) => [{ path: `${identifiersPath}?limit=100`, hidden: [f.identifierOfA.id] }],
+  snapshot: async (app, f, a) => (await app.call('GET', `${identifiersPath}/${f.identifierOfA.id}`, { token: a })).body,
+  count: countRows,
 });
-afterAll(() => t.close());
-
-const routes = () => [
-  ['POST', '/api/v1/identifiers', { schemeId: schemeOfA.id, value: '00000000000000' }],
-  ['GET', '/api/v1/identifiers', undefined],
-  ['GET', `/api/v1/identifiers/${identifierOfA.id}`, undefined],
-  ['PATCH', `/api/v1/identifiers/${identifierOfA.id}`, { value: '11111111111111' }],
-  ['DELETE', `/api/v1/identifiers/${identifierOfA.id}`, undefined],
-] as const;
-const stillOriginal = async () =>
-  expect((await t.call('GET', `/api/v1/identifiers/${identifierOfA.id}`, { token: tokenA })).body).toEqual(originalOfA);
-
-describe('authentication on every identifier route', () => {
-  it('401 with { error, message } without a token or cookie', async () => {
-    const before = await countRows(t.db);
-    for (const [method, path, body] of routes()) {
-      const res = await t.call(method, path, { body });
-      expect(res.status, `${method} ${path}`).toBe(401);
-      expect(res.body).toEqual({ error: 'Unauthorised', message: expect.stringContaining('Authentication required') });
-    }
-    expect(await countRows(t.db)).toEqual(before);
-    await stillOriginal();
-  });
-
-  it('401 for a token that does not verify', async () => {
-    const forged = `${tokenA.slice(0, -4)}AAAA`;
-    for (const [method, path, body] of routes()) {
-      for (const token of ['not-a-jwt', forged]) {
-        const res = await t.call(method, path, { body, token });
-        expect(res.status, `${method} ${path}`).toBe(401);
-        expect(res.body).toEqual({ error: 'Invalid or expired access token', code: 'UNAUTHENTICATED' });
-      }
-    }
-    await stillOriginal();
-  });
+beforeAll(() => {
+  ({ t, tokenA, tokenB } = context());
+  ({ schemeOfA } = context().fixture);
 });
 
 describe('identifiers are strictly tenant-scoped', () => {
-  it("another tenant's identifier is a 404 identical to a missing one on read, update and delete", async () => {
-    const missing = await t.call('GET', '/api/v1/identifiers/no-such-identifier', { token: tokenB });
-    for (const [method, path, body] of routes().slice(2)) {
-      const res = await t.call(method, path, { token: tokenB, body });
-      expect(res.status, `${method} ${path}`).toBe(404);
-      expect(res.body).toEqual(missing.body);
-    }
-    await stillOriginal();
-  });
-
   it("a schemeId of another tenant's scheme in the body is the same 404 as a missing one; nothing written", async () => {
     const before = await countRows(t.db);
     const foreign = await t.call('POST', '/api/v1/identifiers', { token: tokenB, body: { schemeId: schemeOfA.id, value: GTIN } });

@@ -5,7 +5,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { listEnvelope, listEnvelopeSchema, pageQuerySchema, parsePage } from '../platform/pagination.ts';
-import { IdentifierSchema, toIdentifierResponse } from './schemas.ts';
+import { IdentifierSchema, toIdentifierResponse } from '../platform/embedded/identifier.ts';
 
 export const listIdentifiersRoute = createRoute({
   method: 'get',

@@ -4,12 +4,8 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requireRecognisedField } from '../platform/patch.ts';
-import {
-  IdentifierIdParam,
-  IdentifierWithSchemeSchema,
-  toIdentifierWithSchemeResponse,
-  UpdateIdentifierBody,
-} from './schemas.ts';
+import { IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from '../platform/embedded/identifier.ts';
+import { IdentifierIdParam, UpdateIdentifierBody } from './schemas.ts';
 
 export const updateIdentifierRoute = createRoute({
   method: 'patch',

@@ -1,18 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from '../identifiers/schemas.ts';
+import { IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from '../platform/embedded/identifier.ts';
 import { idArray, idText } from '../platform/fields.ts';
 
 /**
  * Field and response pieces shared by organisations, facilities and products (one place for each):
- * identifier references, timestamps, and the identifier relations of single responses.
+ * identifier references and the identifier relations of single responses.
  */
-export const timestamps = {
-  createdAt: z.string().openapi({ format: 'date-time' }),
-  updatedAt: z.string().openapi({ format: 'date-time' }),
-};
-
-export const iso = (date: Date) => date.toISOString();
-
 export const primaryIdentifierIdField = () =>
   idText().openapi({
     description:

@@ -1,26 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { findOrganisation, OrganisationRow } from '../../core/organisations/organisation-repository.ts';
-import {
-  identifierRelations,
-  iso,
-  primaryIdentifierIdField,
-  secondaryIdentifierIdsField,
-  timestamps,
-  toIdentifierRelations,
-} from '../master-data/schemas.ts';
+import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../master-data/schemas.ts';
+import { EmbeddedOrganisationSchema, toEmbeddedOrganisation } from '../platform/embedded/organisation.ts';
 import { jsonObject, nonBlankText } from '../platform/fields.ts';
 
-export const OrganisationSchema = z
-  .object({
-    id: z.string(),
-    name: z.string().openapi({ example: 'Acme Mining Pty Ltd' }),
-    description: z.string().nullable(),
-    location: z.record(z.string(), z.unknown()).nullable(),
-    primaryIdentifierId: z.string().nullable(),
-    secondaryIdentifierIds: z.array(z.string()),
-    ...timestamps,
-  })
-  .openapi('Organisation');
+export const OrganisationSchema = EmbeddedOrganisationSchema.extend({ secondaryIdentifierIds: z.array(z.string()) }).openapi('Organisation');
 
 export const OrganisationDetailSchema = OrganisationSchema.extend(identifierRelations).openapi('OrganisationDetail');
 
@@ -53,14 +37,8 @@ type ListRow = OrganisationRow & { secondaryIdentifierIds: string[] };
 type DetailRow = NonNullable<Awaited<ReturnType<typeof findOrganisation>>>;
 
 export const toOrganisationResponse = (row: ListRow): z.infer<typeof OrganisationSchema> => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  location: (row.location as Record<string, unknown> | null) ?? null,
-  primaryIdentifierId: row.primaryIdentifierId,
+  ...toEmbeddedOrganisation(row),
   secondaryIdentifierIds: row.secondaryIdentifierIds,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
 });
 
 export const toOrganisationDetailResponse = (row: DetailRow): z.infer<typeof OrganisationDetailSchema> => {

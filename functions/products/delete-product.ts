@@ -11,12 +11,12 @@ export const deleteProductRoute = createRoute({
   tags: ['Products'],
   summary: 'Delete one of the tenant’s products',
   description:
-    'A MODEL with BATCH children cannot be deleted (409, nothing removed). A BATCH with ITEM children is ' +
+    'A MODEL with BATCH children cannot be deleted (400 PRODUCT_HAS_BATCHES, a hierarchy rule; nothing removed). A BATCH with ITEM children is ' +
     'deleted and the items’ parentId becomes null. Credentials that name it keep existing with the ' +
     'reference set to null. Its identifiers are not deleted.',
   security: guarded,
   request: { params: RecordIdParam },
-  responses: { 204: { description: 'Deleted' }, ...pick(401, 403, 404, 409, 500) },
+  responses: { 204: { description: 'Deleted' }, ...pick(400, 401, 403, 404, 500) },
 });
 
 export const registerDeleteProduct = (app: OpenAPIHono<AppEnv>) =>

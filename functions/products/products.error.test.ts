@@ -101,11 +101,11 @@ describe('PATCH /products/{id} hierarchy', () => {
 });
 
 describe('DELETE /products/{id} deletion table', () => {
-  it('a MODEL with BATCH children is blocked (409) and nothing is removed', async () => {
+  it('a MODEL with BATCH children is a 400 (a hierarchy rule) saying it still has batches; nothing is removed', async () => {
     const before = await countMasterData(t.db);
     const res = await t.call('DELETE', `/api/v1/products/${model.id}`, { token });
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe('PRODUCT_HAS_CHILDREN');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'id: the MODEL product still has BATCH products; delete or re-parent them first', code: 'PRODUCT_HAS_BATCHES' });
     expect(await countMasterData(t.db)).toEqual(before);
     expect((await t.call('GET', `/api/v1/products/${batch.id}`, { token })).body.parentId).toBe(model.id);
   });

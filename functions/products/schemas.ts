@@ -1,16 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { findProduct, ProductRow } from '../../core/products/product-repository.ts';
 import { PRODUCT_LEVELS } from '../../db/schema/index.ts';
-import { FacilitySchema, toEmbeddedOrganisation } from '../facilities/schemas.ts';
-import {
-  identifierRelations,
-  iso,
-  primaryIdentifierIdField,
-  secondaryIdentifierIdsField,
-  timestamps,
-  toIdentifierRelations,
-} from '../master-data/schemas.ts';
-import { OrganisationSchema } from '../organisations/schemas.ts';
+import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../master-data/schemas.ts';
+import { EmbeddedFacilitySchema, toEmbeddedFacility } from '../platform/embedded/facility.ts';
+import { EmbeddedOrganisationSchema, toEmbeddedOrganisation } from '../platform/embedded/organisation.ts';
+import { iso, timestamps } from '../platform/embedded/timestamps.ts';
 import { idText, nonBlankText, text } from '../platform/fields.ts';
 
 export const ProductSchema = z
@@ -29,8 +23,6 @@ export const ProductSchema = z
   .openapi('Product');
 
 const EmbeddedProductSchema = ProductSchema.omit({ secondaryIdentifierIds: true }).openapi('EmbeddedProduct');
-const EmbeddedFacilitySchema = FacilitySchema.omit({ secondaryIdentifierIds: true }).openapi('EmbeddedFacility');
-const EmbeddedOrganisationSchema = OrganisationSchema.omit({ secondaryIdentifierIds: true });
 
 export const ProductDetailSchema = ProductSchema.extend({
   ...identifierRelations,
@@ -79,7 +71,6 @@ export const UpdateProductBody = z
 
 type ListRow = ProductRow & { secondaryIdentifierIds: string[] };
 type DetailRow = NonNullable<Awaited<ReturnType<typeof findProduct>>>;
-type FacilityRow = NonNullable<DetailRow['manufacturingFacility']>;
 
 const toEmbeddedProduct = (row: ProductRow): z.infer<typeof EmbeddedProductSchema> => ({
   id: row.id,
@@ -89,17 +80,6 @@ const toEmbeddedProduct = (row: ProductRow): z.infer<typeof EmbeddedProductSchem
   parentId: row.parentId,
   producedByOrganisationId: row.producedByOrganisationId,
   manufacturingFacilityId: row.manufacturingFacilityId,
-  primaryIdentifierId: row.primaryIdentifierId,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
-});
-
-const toEmbeddedFacility = (row: FacilityRow): z.infer<typeof EmbeddedFacilitySchema> => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  location: (row.location as Record<string, unknown> | null) ?? null,
-  operatingOrganisationId: row.operatingOrganisationId,
   primaryIdentifierId: row.primaryIdentifierId,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),

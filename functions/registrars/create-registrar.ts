@@ -4,7 +4,8 @@ import { createRegistrar } from '../../core/registrars/registrar-repository.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { CreateRegistrarBody, RegistrarWithSchemesSchema, toRegistrarResponse } from './schemas.ts';
+import { toRegistrarResponse } from '../platform/embedded/registrar.ts';
+import { CreateRegistrarBody, RegistrarWithSchemesSchema } from './schemas.ts';
 
 export const createRegistrarRoute = createRoute({
   method: 'post',

@@ -4,7 +4,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { listEnvelope, listEnvelopeSchema, pageQuerySchema, parsePage } from '../platform/pagination.ts';
-import { RegistrarSchema, toRegistrarResponse } from './schemas.ts';
+import { RegistrarSchema, toRegistrarResponse } from '../platform/embedded/registrar.ts';
 
 export const listRegistrarsRoute = createRoute({
   method: 'get',

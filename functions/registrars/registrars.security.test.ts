@@ -1,75 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertRegistrar } from '../../test/rig/fixtures.ts';
-import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+import { securitySuite } from '../../test/rig/security-suite.ts';
+import type { TestApp } from '../../test/rig/test-app.ts';
 
 let t: TestApp;
 let tokenA: string;
 let tokenB: string;
-let registrarOfA: { id: string };
 const gs1 = { name: 'GS1', namespace: 'gs1', url: 'https://www.gs1.org' };
+const registrarsPath = '/api/v1/registrars';
 
-beforeAll(async () => {
-  t = await startTestApp();
-  [tokenA, tokenB] = await Promise.all([t.token('tenantA'), t.token('tenantB')]);
-  registrarOfA = (await t.call('POST', '/api/v1/registrars', { token: tokenA, body: gs1 })).body;
+const context = securitySuite({
+  name: '/registrars',
+  setup: async (app, a) => ({ registrarOfA: (await app.call('POST', registrarsPath, { token: a, body: gs1 })).body as { id: string } }),
+  routes: (f) => [
+    ['POST', registrarsPath, gs1],
+    ['GET', registrarsPath],
+    ['GET', `${registrarsPath}/${f.registrarOfA.id}`],
+    ['PATCH', `${registrarsPath}/${f.registrarOfA.id}`, { name: 'Hijacked' }],
+    ['DELETE', `${registrarsPath}/${f.registrarOfA.id}`],
+  ],
+  foreign: (f) => [
+    { method: 'GET', path: (id) => `${registrarsPath}/${id}`, id: f.registrarOfA.id },
+    { method: 'PATCH', path: (id) => `${registrarsPath}/${id}`, body: () => ({ name: 'Hijacked' }), id: f.registrarOfA.id },
+    { method: 'DELETE', path: (id) => `${registrarsPath}/${id}`, id: f.registrarOfA.id },
+  ],
+  lists: (f) => [{ path: `${registrarsPath}?limit=100`, hidden: [f.registrarOfA.id] }],
+  snapshot: async (app, f, a) => (await app.call('GET', `${registrarsPath}/${f.registrarOfA.id}`, { token: a })).body,
 });
-afterAll(() => t.close());
+beforeAll(() => ({ t, tokenA, tokenB } = context()));
 
-const routes = () => [
-  ['POST', '/api/v1/registrars', gs1],
-  ['GET', '/api/v1/registrars', undefined],
-  ['GET', `/api/v1/registrars/${registrarOfA.id}`, undefined],
-  ['PATCH', `/api/v1/registrars/${registrarOfA.id}`, { name: 'Hijacked' }],
-  ['DELETE', `/api/v1/registrars/${registrarOfA.id}`, undefined],
-] as const;
-
-describe('authentication on every registrar route', () => {
-  it('401 with { error, message } without a token or cookie', async () => {
-    for (const [method, path, body] of routes()) {
-      const res = await t.call(method, path, { body });
-      expect(res.status, `${method} ${path}`).toBe(401);
-      expect(res.body).toEqual({ error: 'Unauthorised', message: expect.stringContaining('Authentication required') });
-    }
-  });
-
-  it('401 with { error, code } for a token that does not verify', async () => {
-    const forged = `${tokenA.slice(0, -4)}AAAA`;
-    for (const [method, path, body] of routes()) {
-      for (const token of ['not-a-jwt', forged]) {
-        const res = await t.call(method, path, { body, token });
-        expect(res.status, `${method} ${path}`).toBe(401);
-        expect(res.body).toEqual({ error: 'Invalid or expired access token', code: 'UNAUTHENTICATED' });
-      }
-    }
-  });
-
+describe('authentication beyond bearer tokens', () => {
   it('401 for another authorization scheme or an unknown session cookie', async () => {
     const basic = await t.call('GET', '/api/v1/registrars', { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
     expect(basic.status).toBe(401);
     const cookie = await t.call('GET', '/api/v1/registrars', { headers: { cookie: 'css_session=forged' } });
     expect(cookie.status).toBe(401);
     expect(cookie.body.code).toBe('UNAUTHENTICATED');
-  });
-});
-
-describe('tenant isolation', () => {
-  it("another tenant's registrar is a 404 identical to a missing one, and is left untouched", async () => {
-    const missing = await t.call('GET', '/api/v1/registrars/no-such-id', { token: tokenB });
-    for (const [method, path, body] of routes().slice(2)) {
-      const res = await t.call(method, path, { token: tokenB, body });
-      expect(res.status, `${method} ${path}`).toBe(404);
-      expect(res.body).toEqual(missing.body);
-    }
-    const stillThere = await t.call('GET', `/api/v1/registrars/${registrarOfA.id}`, { token: tokenA });
-    expect(stillThere.status).toBe(200);
-    expect(stillThere.body.name).toBe('GS1');
-  });
-
-  it("lists never include another tenant's registrars", async () => {
-    const listB = await t.call('GET', '/api/v1/registrars?limit=100', { token: tokenB });
-    expect(listB.body.data.map((r: { id: string }) => r.id)).not.toContain(registrarOfA.id);
-    const listA = await t.call('GET', '/api/v1/registrars?limit=100', { token: tokenA });
-    expect(listA.body.data.map((r: { id: string }) => r.id)).toContain(registrarOfA.id);
   });
 });
 

@@ -5,12 +5,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requireRecognisedField } from '../platform/patch.ts';
-import {
-  RegistrarIdParam,
-  RegistrarWithSchemesSchema,
-  toRegistrarWithSchemesResponse,
-  UpdateRegistrarBody,
-} from './schemas.ts';
+import { RegistrarIdParam, RegistrarWithSchemesSchema, toRegistrarWithSchemesResponse, UpdateRegistrarBody } from './schemas.ts';
 
 export const updateRegistrarRoute = createRoute({
   method: 'patch',

@@ -1,6 +1,14 @@
 import { createGroupApp } from '../platform/create-app.ts';
-import { registerRenderTemplateRoutes } from './routes.ts';
+import { registerCreateRenderTemplate } from './create-render-template.ts';
+import { registerDeleteRenderTemplate } from './delete-render-template.ts';
+import { registerGetRenderTemplate } from './get-render-template.ts';
+import { registerListRenderTemplates } from './list-render-templates.ts';
+import { registerUpdateRenderTemplate } from './update-render-template.ts';
 
 /** /api/v1/render-templates */
 export const renderTemplatesApp = createGroupApp();
-registerRenderTemplateRoutes(renderTemplatesApp);
+registerCreateRenderTemplate(renderTemplatesApp);
+registerListRenderTemplates(renderTemplatesApp);
+registerGetRenderTemplate(renderTemplatesApp);
+registerUpdateRenderTemplate(renderTemplatesApp);
+registerDeleteRenderTemplate(renderTemplatesApp);

@@ -3,7 +3,8 @@ import { createScheme, findScheme } from '../../core/schemes/scheme-repository.t
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { CreateSchemeBody, SchemeWithRegistrarSchema, toSchemeWithRegistrarResponse } from './schemas.ts';
+import { SchemeWithRegistrarSchema, toSchemeWithRegistrarResponse } from '../platform/embedded/scheme.ts';
+import { CreateSchemeBody } from './schemas.ts';
 
 export const createSchemeRoute = createRoute({
   method: 'post',

@@ -4,7 +4,8 @@ import { findScheme } from '../../core/schemes/scheme-repository.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { SchemeIdParam, SchemeWithRegistrarSchema, toSchemeWithRegistrarResponse } from './schemas.ts';
+import { SchemeWithRegistrarSchema, toSchemeWithRegistrarResponse } from '../platform/embedded/scheme.ts';
+import { SchemeIdParam } from './schemas.ts';
 
 export const getSchemeRoute = createRoute({
   method: 'get',

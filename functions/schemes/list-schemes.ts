@@ -5,7 +5,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { listEnvelope, listEnvelopeSchema, pageQuerySchema, parsePage } from '../platform/pagination.ts';
-import { SchemeSchema, toSchemeResponse } from './schemas.ts';
+import { SchemeSchema, toSchemeResponse } from '../platform/embedded/scheme.ts';
 
 export const listSchemesRoute = createRoute({
   method: 'get',

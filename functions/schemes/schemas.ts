@@ -1,33 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { compilesAsRegExp, PATTERN_MESSAGE, QUALIFIER_ORDER_MAX } from '../../core/schemes/patterns.ts';
-import type { findScheme, SchemeRow } from '../../core/schemes/scheme-repository.ts';
-import { ownershipFlag } from '../../core/tenancy/visibility.ts';
 import { idText, nonBlankText, text } from '../platform/fields.ts';
-import { QualifierSchema, RegistrarSchema, toRegistrarResponse } from '../registrars/schemas.ts';
-
-const timestamps = {
-  createdAt: z.string().openapi({ format: 'date-time' }),
-  updatedAt: z.string().openapi({ format: 'date-time' }),
-};
-
-export const SchemeSchema = z
-  .object({
-    id: z.string().openapi({ example: 'cq8w1x2y3z0000abcdefghijk' }),
-    registrarId: z.string(),
-    name: z.string().openapi({ example: 'Global Trade Item Number' }),
-    primaryKey: z.string().openapi({ example: '01' }),
-    validationPattern: z.string().openapi({ example: '^\\d{14}$' }),
-    linkTemplate: z.string().openapi({ example: '/{primaryKey}/{value}' }),
-    idrServiceInstanceId: z.string().nullable(),
-    isSystemDefault: z.boolean(),
-    qualifiers: z.array(QualifierSchema),
-    ...timestamps,
-  })
-  .openapi('IdentifierScheme');
-
-export const SchemeWithRegistrarSchema = SchemeSchema.extend({ registrar: RegistrarSchema }).openapi(
-  'IdentifierSchemeWithRegistrar',
-);
 
 /** A regular expression source: required, compiles as a JavaScript RegExp; whitespace-only is accepted. */
 const pattern = () =>
@@ -94,37 +67,4 @@ export const UpdateSchemeBody = z
 
 export const SchemeIdParam = z.object({
   id: text().openapi({ param: { name: 'id', in: 'path' }, example: 'cq8w1x2y3z0000abcdefghijk' }),
-});
-
-const iso = (date: Date) => date.toISOString();
-
-type QualifierRow = { id: string; key: string; description: string; validationPattern: string; order: number };
-type SchemeWithQualifiers = SchemeRow & { qualifiers: QualifierRow[] };
-type SchemeWithRegistrar = NonNullable<Awaited<ReturnType<typeof findScheme>>>;
-
-/** A list item: the scheme with its qualifiers, without the registrar object. */
-export const toSchemeResponse = (row: SchemeWithQualifiers): z.infer<typeof SchemeSchema> => ({
-  id: row.id,
-  registrarId: row.registrarId,
-  name: row.name,
-  primaryKey: row.primaryKey,
-  validationPattern: row.validationPattern,
-  linkTemplate: row.linkTemplate,
-  idrServiceInstanceId: row.idrServiceInstanceId,
-  ...ownershipFlag(row),
-  qualifiers: row.qualifiers.map(({ id, key, description, validationPattern, order }) => ({
-    id,
-    key,
-    description,
-    validationPattern,
-    order,
-  })),
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
-});
-
-/** Single, create and update responses: the scheme with its qualifiers and its registrar. */
-export const toSchemeWithRegistrarResponse = (row: SchemeWithRegistrar): z.infer<typeof SchemeWithRegistrarSchema> => ({
-  ...toSchemeResponse(row),
-  registrar: toRegistrarResponse(row.registrar),
 });

@@ -4,7 +4,8 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requireRecognisedField } from '../platform/patch.ts';
-import { SchemeIdParam, SchemeWithRegistrarSchema, toSchemeWithRegistrarResponse, UpdateSchemeBody } from './schemas.ts';
+import { SchemeWithRegistrarSchema, toSchemeWithRegistrarResponse } from '../platform/embedded/scheme.ts';
+import { SchemeIdParam, UpdateSchemeBody } from './schemas.ts';
 
 export const updateSchemeRoute = createRoute({
   method: 'patch',

@@ -120,3 +120,34 @@ describe('service instances', () => {
     expect((await t.call('DELETE', `/api/v1/services/${plain.id}`, { token })).status).toBe(204);
   });
 });
+
+describe('one primary per service type, as each tenant sees it', () => {
+  const primaryOf = async (tok: string, id: string) => {
+    const one = (await t.call('GET', `/api/v1/services/${id}`, { token: tok })).body.isPrimary;
+    const listed = (await t.call('GET', '/api/v1/services?limit=100', { token: tok })).body.data.find((s: { id: string }) => s.id === id).isPrimary;
+    expect(listed, 'the list agrees with the single GET').toBe(one);
+    return one;
+  };
+
+  it('an own primary makes the system default of that type read isPrimary false for that tenant only', async () => {
+    const tokenB = await t.token('tenantB');
+    for (const type of ['VC', 'IDR', 'STORAGE'] as const) expect(await primaryOf(tokenB, SYSTEM_SERVICE_IDS[type]), type).toBe(true);
+    const body = {
+      VC: { serviceType: 'VC', adapterType: 'VC_ADAPTER', name: 'B VC', config: { baseUrl: 'https://vc.example.com', apiKey: 'k' } },
+      IDR: { serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'B IDR', config: { baseUrl: 'https://idr.example.com', apiKey: 'k' } },
+      STORAGE: storageBody({ name: 'B storage' }),
+    };
+    const own: Record<string, { id: string }> = {};
+    for (const type of ['VC', 'IDR', 'STORAGE'] as const) {
+      const res = await t.call('POST', '/api/v1/services', { token: tokenB, body: { ...body[type], isPrimary: true } });
+      own[type] = res.body;
+      expect(await primaryOf(tokenB, SYSTEM_SERVICE_IDS[type]), type).toBe(false);
+      expect(await primaryOf(tokenB, own[type]!.id), type).toBe(true);
+    }
+    // Tenant A has no IDR primary of its own: its view of the system IDR is unchanged.
+    expect(await primaryOf(token, SYSTEM_SERVICE_IDS.IDR)).toBe(true);
+    await t.call('PATCH', `/api/v1/services/${own.VC!.id}`, { token: tokenB, body: { isPrimary: false } });
+    expect(await primaryOf(tokenB, SYSTEM_SERVICE_IDS.VC)).toBe(true);
+    expect(await primaryOf(tokenB, SYSTEM_SERVICE_IDS.IDR)).toBe(false);
+  });
+});

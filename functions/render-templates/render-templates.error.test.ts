@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
+import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+
+const DPP_070 = 'ca3frzta22f7lblxntvw6ukuh';
+let t: TestApp;
+let storage: StorageHarness;
+let token: string;
+let storageId: string;
+
+beforeAll(async () => {
+  storage = await startStorage('local', { ALLOWED_UPLOAD_TYPES: 'image/png,image/jpeg,image/webp,application/pdf,text/html' });
+  t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
+  token = await t.token('tenantA');
+  const instance = await t.call('POST', '/api/v1/services', {
+    token,
+    body: {
+      serviceType: 'STORAGE',
+      adapterType: 'STORAGE_ADAPTER',
+      name: 'Real storage',
+      isPrimary: true,
+      config: { baseUrl: storage.url, apiKey: API_KEY, publicBucket: 'documents', privateBucket: 'files' },
+    },
+  });
+  storageId = instance.body.id;
+});
+afterAll(async () => {
+  await t.close();
+  await storage.close();
+});
+
+const body = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Passport card',
+  dataModelId: DPP_070,
+  renderMethodType: 'RenderTemplate2024',
+  template: '<style>h1{color:#234}</style><h1>{{credentialSubject.name}}</h1><script>alert(1)</script><img src="x" onerror="alert(1)">',
+  ...overrides,
+});
+const create = (b: unknown, tok = token) => t.call('POST', '/api/v1/render-templates', { token: tok, body: b });
+
+describe('render template validation and lookups', () => {
+  it('WebRenderingTemplate2022 has no inline/mediaType/mediaQuery', async () => {
+    const ok = await create(body({ renderMethodType: 'WebRenderingTemplate2022' }));
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ inline: null, mediaType: null, mediaQuery: null });
+    for (const field of ['inline', 'mediaType', 'mediaQuery']) {
+      const res = await create(body({ renderMethodType: 'WebRenderingTemplate2022', [field]: field === 'inline' ? true : 'x' }));
+      expect(res.status, field).toBe(400);
+      expect(res.body.error).toBe(`${field}: is not applicable to the WebRenderingTemplate2022 render method (only RenderTemplate2024 has it)`);
+    }
+    const patch = await t.call('PATCH', `/api/v1/render-templates/${ok.body.id}`, { token, body: { inline: true } });
+    expect(patch.status).toBe(400);
+    expect(patch.body.error).toMatch(/^inline: is not applicable to the WebRenderingTemplate2022 render method/);
+  });
+
+  it('400s: server-managed fields, empty template, unknown type, storageOptions-only PATCH, immutable type', async () => {
+    for (const [b, error] of [
+      [body({ storageUrl: 'https://x' }), /^storageUrl: is server-managed/],
+      [body({ digestMultibase: 'zQm' }), /^digestMultibase: is server-managed/],
+      [body({ hash: 'ab' }), /^hash: is server-managed/],
+      [body({ template: '' }), /^template: /],
+      [body({ template: '   ' }), /^template: /],
+      [body({ renderMethodType: 'Handlebars' }), /^renderMethodType: must be one of/],
+      [body({ name: ' ' }), /^name: /],
+    ] as const) {
+      const res = await create(b);
+      expect(res.status, JSON.stringify(b)).toBe(400);
+      expect(res.body.error).toMatch(error);
+    }
+    const made = (await create(body())).body;
+    for (const [b, error] of [
+      [{ storageOptions: { serviceInstanceId: storageId } }, /at least one of/],
+      [{ template: '' }, /^template: /],
+      [{ renderMethodType: 'WebRenderingTemplate2022' }, /^renderMethodType: is immutable/],
+      [{ digestMultibase: 'x', name: 'y' }, /^digestMultibase: /],
+    ] as const) {
+      const res = await t.call('PATCH', `/api/v1/render-templates/${made.id}`, { token, body: b });
+      expect(res.status, JSON.stringify(b)).toBe(400);
+      expect(res.body.error).toMatch(error);
+    }
+  });
+
+  it('404 names the failed lookup; storage resolution precedes the template lookup', async () => {
+    const noModel = await create(body({ dataModelId: 'nope' }));
+    expect(noModel.status).toBe(404);
+    expect(noModel.body.error).toMatch(/^dataModelId: /);
+    const noStorage = await create(body({ storageOptions: { serviceInstanceId: 'nope' } }));
+    expect(noStorage.status).toBe(404);
+    expect(noStorage.body.error).toMatch(/^storageOptions\.serviceInstanceId: /);
+    const both = await t.call('PATCH', '/api/v1/render-templates/nope', { token, body: { template: '<p>x</p>', storageOptions: { serviceInstanceId: 'nope' } } });
+    expect(both.status).toBe(404);
+    expect(both.body.error).toMatch(/^storageOptions\.serviceInstanceId: /);
+  });
+
+});

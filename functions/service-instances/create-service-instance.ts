@@ -1,0 +1,27 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { createServiceInstance } from '../../core/service-instances/service-instance-repository.ts';
+import type { AppEnv } from '../platform/env.ts';
+import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
+import { guarded } from '../platform/openapi-security.ts';
+import { instanceDeps } from './deps.ts';
+import { CreateServiceInstanceBody, ServiceInstanceSchema, toServiceInstanceResponse } from './schemas.ts';
+
+export const createServiceInstanceRoute = createRoute({
+  method: 'post',
+  path: '/',
+  tags: ['Service instances'],
+  summary: 'Connect a VC, storage or IDR service',
+  description:
+    'The config is validated against the adapter’s schema (400 naming `config.<field>`), its URLs must be public ' +
+    'unless FETCH_ALLOW_PRIVATE_URLS is exactly true, and it is encrypted at rest; secrets come back as ***. ' +
+    'isPrimary true demotes the tenant’s previous primary of that type.',
+  security: guarded,
+  request: { body: jsonBody(CreateServiceInstanceBody) },
+  responses: { 201: jsonResponse(ServiceInstanceSchema, 'The new instance'), ...pick(400, 401, 403, 409, 413, 500) },
+});
+
+export const registerCreateServiceInstance = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(createServiceInstanceRoute, async (c) => {
+    const row = await createServiceInstance(instanceDeps(c), c.get('principal').tenantId, c.req.valid('json'));
+    return c.json(toServiceInstanceResponse(row), 201);
+  });
