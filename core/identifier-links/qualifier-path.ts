@@ -7,6 +7,8 @@ interface Qualifier {
   order: number;
 }
 
+const byOrder = (a: Qualifier, b: Qualifier) => a.order - b.order || a.key.localeCompare(b.key);
+
 /**
  * A publish's qualifier path checked against its scheme and put in the scheme's order, so
  * `/21/S/10/L` and `/10/L/21/S` address one resolver document. Keys must be the scheme's qualifier
@@ -22,7 +24,7 @@ export const normaliseQualifierPath = (path: string, qualifiers: Qualifier[]): s
     const [key, value] = [segments[i]!, segments[i + 1]!];
     const qualifier = qualifiers.find((q) => q.key === key);
     if (!qualifier) {
-      const keys = qualifiers.map((q) => q.key).join(', ') || 'none';
+      const keys = [...qualifiers].sort(byOrder).map((q) => q.key).join(', ') || 'none';
       throw badRequest(`qualifierPath: '${key}' is not a qualifier key of the scheme (its keys: ${keys})`);
     }
     if (pairs.some((p) => p.qualifier.key === key)) throw badRequest(`qualifierPath: qualifier key '${key}' is given twice`);
@@ -32,6 +34,6 @@ export const normaliseQualifierPath = (path: string, qualifiers: Qualifier[]): s
     }
     pairs.push({ qualifier, value });
   }
-  pairs.sort((a, b) => a.qualifier.order - b.qualifier.order || a.qualifier.key.localeCompare(b.qualifier.key));
+  pairs.sort((a, b) => byOrder(a.qualifier, b.qualifier));
   return pairs.map((p) => `/${p.qualifier.key}/${p.value}`).join('');
 };

@@ -26,12 +26,16 @@ export interface IdrDouble {
   /** Description of each document (by document key), as the last registration set it. */
   descriptions: Map<string, string>;
   calls: { method: string; path: string; auth?: string; body?: unknown }[];
-  failNext(mode: FailureMode, times?: number): void;
+  /** The next `times` calls (those matching `where`, when given: a method and a path prefix) fail as `mode`. */
+  failNext(mode: FailureMode, times?: number, where?: { method?: string; path?: string }): void;
   close(): Promise<void>;
 }
 
-/** `error`: 503; `forbidden`: 403 (a proxy refusing us); `hang`: no answer. */
-export type FailureMode = 'error' | 'forbidden' | 'hang';
+/**
+ * `error`: 503; `forbidden`: 403 (a proxy refusing us); `hang`: no answer, nothing done; `drop`: the
+ * call is carried out but never answered (a timeout after the write).
+ */
+export type FailureMode = 'error' | 'forbidden' | 'hang' | 'drop';
 
 export interface ApplicationIdentifier {
   title: string;
@@ -138,10 +142,12 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
   /** Every link id ever registered (the resolver's `_index/links/<id>` objects). */
   const indexed = new Set<string>();
   const calls: IdrDouble['calls'] = [];
-  let failures: { mode: FailureMode; times: number } | undefined;
+  let failures: { mode: FailureMode; times: number; where?: { method?: string; path?: string } } | undefined;
+  const unanswered = new WeakSet<ServerResponse>();
   const writeDelayMs = options.writeDelayMs ?? 20;
 
   const send = (res: ServerResponse, status: number, body: unknown, path: string) => {
+    if (unanswered.has(res)) return;
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(status >= 400 ? { timestamp: new Date().toISOString(), path, ...(body as object) } : body));
   };
@@ -170,11 +176,13 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
     const path = url.pathname;
     const body = await readBody(req);
     calls.push({ method: req.method!, path: `${path}${url.search}`, auth: req.headers.authorization, body });
-    if (failures && failures.times > 0) {
+    const matches = (w?: { method?: string; path?: string }) => !w || ((!w.method || w.method === req.method) && (!w.path || path.startsWith(w.path)));
+    if (failures && failures.times > 0 && matches(failures.where)) {
       failures.times -= 1;
-      if (failures.mode === 'hang') return; // never answers: the client's timeout must fire
-      if (failures.mode === 'forbidden') return send(res, 403, { error: 'Forbidden' }, path);
-      return send(res, 503, { error: 'Internal server error' }, path);
+      if (failures.mode === 'drop') unanswered.add(res);
+      else if (failures.mode === 'hang') return; // never answers: the client's timeout must fire
+      else if (failures.mode === 'forbidden') return send(res, 403, { error: 'Forbidden' }, path);
+      else return send(res, 503, { error: 'Internal server error' }, path);
     }
     // What a wrong base URL or path prefix meets: a 404 that is not the resolver's.
     if (!path.startsWith('/api/v4/')) {
@@ -341,8 +349,8 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
     schemes,
     descriptions,
     calls,
-    failNext: (mode, times = 1) => {
-      failures = { mode, times };
+    failNext: (mode, times = 1, where) => {
+      failures = { mode, times, where };
     },
     close: () =>
       new Promise<void>((done) => {
