@@ -26,8 +26,11 @@ export interface IdrDouble {
   /** Description of each document (by document key), as the last registration set it. */
   descriptions: Map<string, string>;
   calls: { method: string; path: string; auth?: string; body?: unknown }[];
-  /** The next `times` calls (those matching `where`, when given: a method and a path prefix) fail as `mode`. */
-  failNext(mode: FailureMode, times?: number, where?: { method?: string; path?: string }): void;
+  /**
+   * The next `times` calls fail as `mode`; with `where`, only calls of that method and path prefix
+   * count, after the first `skip` of them.
+   */
+  failNext(mode: FailureMode, times?: number, where?: FailureFilter): void;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,11 @@ export interface IdrDouble {
  * call is carried out but never answered (a timeout after the write).
  */
 export type FailureMode = 'error' | 'forbidden' | 'hang' | 'drop';
+export interface FailureFilter {
+  method?: string;
+  path?: string;
+  skip?: number;
+}
 
 export interface ApplicationIdentifier {
   title: string;
@@ -142,7 +150,7 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
   /** Every link id ever registered (the resolver's `_index/links/<id>` objects). */
   const indexed = new Set<string>();
   const calls: IdrDouble['calls'] = [];
-  let failures: { mode: FailureMode; times: number; where?: { method?: string; path?: string } } | undefined;
+  let failures: { mode: FailureMode; times: number; where?: FailureFilter } | undefined;
   const unanswered = new WeakSet<ServerResponse>();
   const writeDelayMs = options.writeDelayMs ?? 20;
 
@@ -176,7 +184,13 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
     const path = url.pathname;
     const body = await readBody(req);
     calls.push({ method: req.method!, path: `${path}${url.search}`, auth: req.headers.authorization, body });
-    const matches = (w?: { method?: string; path?: string }) => !w || ((!w.method || w.method === req.method) && (!w.path || path.startsWith(w.path)));
+    const matches = (w?: FailureFilter) => {
+      if (!w) return true;
+      if ((w.method && w.method !== req.method) || (w.path && !path.startsWith(w.path))) return false;
+      if (!w.skip) return true;
+      w.skip -= 1;
+      return false;
+    };
     if (failures && failures.times > 0 && matches(failures.where)) {
       failures.times -= 1;
       if (failures.mode === 'drop') unanswered.add(res);
@@ -350,7 +364,7 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
     descriptions,
     calls,
     failNext: (mode, times = 1, where) => {
-      failures = { mode, times, where };
+      failures = { mode, times, where: where && { ...where } };
     },
     close: () =>
       new Promise<void>((done) => {
