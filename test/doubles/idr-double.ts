@@ -31,6 +31,8 @@ export interface IdrDouble {
    * count, after the first `skip` of them.
    */
   failNext(mode: FailureMode, times?: number, where?: FailureFilter): void;
+  /** Registrations read their document, then wait until `release()` before writing it back. */
+  pauseWrites(): { release(): void };
   close(): Promise<void>;
 }
 
@@ -153,6 +155,7 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
   let failures: { mode: FailureMode; times: number; where?: FailureFilter } | undefined;
   const unanswered = new WeakSet<ServerResponse>();
   const writeDelayMs = options.writeDelayMs ?? 20;
+  let writesPaused: Promise<void> | undefined;
 
   const send = (res: ServerResponse, status: number, body: unknown, path: string) => {
     if (unanswered.has(res)) return;
@@ -294,7 +297,7 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
           return send(res, 404, { errors: [{ field: 'linkType', message: `Invalid link type '${v.linkType}'` }] }, path);
         }
       }
-      await new Promise((done) => setTimeout(done, writeDelayMs));
+      await (writesPaused ?? new Promise((done) => setTimeout(done, writeDelayMs)));
       const now = new Date().toISOString();
       for (const l of [...links.values()]) if (l.documentKey === documentKey) links.delete(l.linkId);
       for (const l of stored) links.set(l.linkId, l);
@@ -363,6 +366,16 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
     schemes,
     descriptions,
     calls,
+    pauseWrites: () => {
+      let release = () => {};
+      writesPaused = new Promise<void>((done) => (release = done));
+      return {
+        release: () => {
+          writesPaused = undefined;
+          release();
+        },
+      };
+    },
     failNext: (mode, times = 1, where) => {
       failures = { mode, times, where: where && { ...where } };
     },
