@@ -97,4 +97,10 @@ describe('IDR adapter against the resolver double', () => {
     }
     expect(idr.links.has(link.linkId)).toBe(true);
   });
+
+  it('probe: passes for the right base URL and key; a wrong prefix or key is named', async () => {
+    await adapter.probe();
+    expect(await createIdrAdapter(config({ baseUrl: `${idr.url}/prefix` }), fetcher).probe().catch((e: unknown) => e)).toMatchObject({ reason: 'route-missing', message: expect.stringMatching(/baseUrl/) });
+    expect(await createIdrAdapter(config({ apiKey: 'nope' }), fetcher).probe().catch((e: unknown) => e)).toMatchObject({ reason: 'auth', message: expect.stringMatching(/apiKey/) });
+  });
 });

@@ -95,6 +95,12 @@ export interface IdrAdapter {
   /** Hard delete; an already-absent link is not an error. */
   deleteLink(linkId: string): Promise<void>;
   describe(): Promise<Record<string, unknown>>;
+  /**
+   * Checks that the base URL reaches a resolver v4 and that it takes our key: its public
+   * `.well-known/resolver` answers, and an authenticated look-up of an unknown link id gets its own
+   * "link not found". Throws an IdrError (`route-missing`, `auth`, or unavailable) otherwise.
+   */
+  probe(): Promise<void>;
 }
 
 /** The resolver's composite key of a link within a document (its duplicate rule). */
@@ -193,6 +199,16 @@ export const createIdrAdapter = (config: IdrConfig, fetcher: Fetcher): IdrAdapte
 
     async describe() {
       return upstreamJson('IDR', await json('GET', '/.well-known/resolver'), Description);
+    },
+
+    async probe() {
+      await this.describe();
+      try {
+        await json('GET', '/resolver/links/00000000-0000-4000-8000-000000000000');
+      } catch (error) {
+        if (isIdrReason(error, 'link-absent')) return;
+        throw error;
+      }
     },
   };
 };
