@@ -57,10 +57,9 @@ describe('adapters facing malformed or slow upstream answers: the upstream faile
     expect(await failure(vc().listDids())).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('300 ms') });
   });
 
-  it('IDR: a publish the resolver then does not list, link answers that are not links, timeouts and 5xx', async () => {
-    const publish = () =>
-      idr().publishLinks({ namespace: 'gs1', identificationKeyType: '01', identificationKey: '1', description: 'd', links: [{ linkType: 'untp:dpp', title: 't', targetUrl: 'https://e.com', mimeType: 'text/html', context: 'au' }] });
-    for (const body of ['[]', '{}', 'not json', '[{"linkType":"untp:dpp"}]']) {
+  it('IDR: link lists that are not lists of links, link answers that are not links, timeouts and 5xx', async () => {
+    const publish = () => idr().listLinks({ namespace: 'gs1', identificationKeyType: '01', identificationKey: '1', qualifierPath: '/' });
+    for (const body of ['{}', 'not json', '[{"linkType":"untp:dpp"}]']) {
       reply = { status: 200, body };
       expect(await failure(publish()), body).toMatchObject({ kind: 'unavailable', service: 'IDR' });
     }

@@ -36,3 +36,16 @@ export const adapterFor = async (deps: InstanceDeps, instance: typeof serviceIns
   return { adapter: createIdrAdapter(config, deps.fetcher), config };
 };
 
+
+/**
+ * Whether an IDR instance's configuration reaches a resolver that takes its key (see IdrAdapter.probe):
+ * meant for when an instance is created or its config changes. Resolves to the problem, or undefined.
+ */
+export const probeIdrInstance = async (deps: InstanceDeps, instance: typeof serviceInstances.$inferSelect): Promise<string | undefined> => {
+  try {
+    await (await adapterFor(deps, instance)).adapter.probe();
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+};

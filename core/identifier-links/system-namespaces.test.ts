@@ -109,12 +109,12 @@ describe('system namespaces at start-up', () => {
     });
     expect(published.status).toBe(201);
     expect(system.links.get(published.body[0].idrLinkId)).toMatchObject({ documentKey: 'gs1/01/09520123456788/10/LOT1/21/SER9' });
-    // A qualifier the scheme does not have is still the resolver's to refuse.
+    // A qualifier the scheme does not have is refused before anything is sent (issue 12 item 2).
     const unknownQualifier = await t.call('POST', `/api/v1/identifiers/${identifier.id}/links`, {
       token,
       body: { qualifierPath: '/17/261231', links: [{ href: 'https://example.com/dpp/expiry', rel: 'untp:dpp', type: 'text/html' }] },
     });
-    expect(unknownQualifier).toMatchObject({ status: 422, body: { code: 'IDR_REJECTED' } });
+    expect(unknownQualifier).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^qualifierPath: '17' is not a qualifier key of the scheme/) } });
   });
 
   it('registering again is harmless; a resolver that fails is logged and reported, not thrown', async () => {
@@ -127,6 +127,45 @@ describe('system namespaces at start-up', () => {
     const logged = warnings.map((line) => JSON.parse(line)).filter((line) => line.message === 'System namespace not registered with its identity resolver');
     expect(logged).toHaveLength(3);
     expect(JSON.stringify(logged)).not.toContain(system.apiKey);
+  });
+});
+
+describe('a shared resolver that already holds a namespace', () => {
+  it('is never overwritten: a differing registration is kept and logged with its differences; an identical one is left alone', async () => {
+    const shared = await startIdrDouble();
+    try {
+      const operators = {
+        namespace: 'gs1',
+        applicationIdentifiers: [
+          { title: 'Global Trade Item Number (GTIN)', label: 'GTIN', shortcode: 'gtin', ai: '01', type: 'I', regex: '(\\d{12,14}|\\d{8})', qualifiers: ['10', '21'] },
+          { title: 'Batch or lot number', label: 'BATCH/LOT', shortcode: 'lot', ai: '10', type: 'Q', regex: '([\\x21-\\x7A]{0,20})' },
+        ],
+      };
+      const res = await fetch(`${shared.url}/api/v4/identifiers`, { method: 'POST', headers: { authorization: `Bearer ${shared.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(operators) });
+      expect(res.status).toBe(200);
+      const before = structuredClone(shared.schemes.get('gs1'));
+      shared.calls.length = 0;
+      await t.db.update(serviceInstances).set({ configEncrypted: await t.services.secretBox.encryptJson(idrConfig(shared)) }).where(eq(serviceInstances.id, SYSTEM_SERVICE_IDS.IDR));
+      warnings.length = 0;
+
+      const first = await registerSystemNamespaces(deps());
+      expect(first.kept).toEqual(['gs1']);
+      expect(first.failed).toEqual([]);
+      expect(shared.schemes.get('gs1')).toEqual(before);
+      expect(shared.calls.filter((c) => c.method === 'POST' && c.path === '/api/v4/identifiers').map((c) => (c.body as { namespace: string }).namespace).sort()).toEqual(['abr', 'asic']);
+      const [logged] = warnings.map((line) => JSON.parse(line)).filter((line) => line.namespace === 'gs1');
+      expect(logged).toMatchObject({ level: 'warn', idrServiceInstanceId: SYSTEM_SERVICE_IDS.IDR });
+      expect(logged.differences).toEqual(expect.arrayContaining([expect.stringMatching(/^ai 01: shortcode is "gtin" upstream, "01" here$/), expect.stringMatching(/^ai 01: regex /), 'ai 21: not registered upstream']));
+
+      // Ours, registered by us before: identical, so nothing is sent again.
+      const posts = shared.calls.filter((c) => c.method === 'POST').length;
+      const again = await registerSystemNamespaces(deps());
+      // The GLN scheme's own resolver holds our gs1 registration: it counts as registered.
+      expect({ ...again, registered: again.registered.sort() }).toEqual({ registered: ['abr', 'asic', 'gs1'], failed: [], kept: ['gs1'] });
+      expect(shared.calls.filter((c) => c.method === 'POST').length).toBe(posts);
+    } finally {
+      await shared.close();
+    }
   });
 });
 

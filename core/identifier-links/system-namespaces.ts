@@ -7,6 +7,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Fetcher } from '../net/fetcher.ts';
 import { adapterFor, resolveIdrInstance } from './idr-instance.ts';
+import { registerNamespaceIfAbsent } from './register-namespace.ts';
 
 type ApplicationIdentifier = SchemeRegistration['applicationIdentifiers'][number];
 
@@ -53,8 +54,10 @@ export interface NamespaceDeps {
  * Registers the system tenant's registrar namespaces with the identity resolvers their schemes
  * publish to (scheme instance, else registrar instance, else the system default), as the spec has it:
  * tenants register their own namespaces; the system's are registered automatically. Run by the web
- * process after start-up; the resolver's upsert makes a repeat harmless. A resolver that refuses or
- * cannot be reached is logged and tried again at the next start. Returns what was and was not registered.
+ * process after start-up. A namespace the resolver already holds differently (an operator's, on a
+ * shared resolver) is never overwritten: it is logged with its differences and kept. A resolver that
+ * refuses or cannot be reached is logged and tried again at the next start. Returns what was
+ * registered (or already was, identically), what failed and what was kept as the resolver has it.
  */
 export const registerSystemNamespaces = async (deps: NamespaceDeps) => {
   const rows = await deps.db.query.registrars.findMany({
@@ -87,11 +90,19 @@ export const registerSystemNamespaces = async (deps: NamespaceDeps) => {
   }
   const registered: string[] = [];
   const failed: string[] = [];
+  const kept: string[] = [];
   for (const { instance, namespace, schemes } of groups.values()) {
     try {
       const { adapter } = await adapterFor(deps, instance);
-      await adapter.registerScheme(namespaceRegistration(namespace, schemes));
-      registered.push(namespace);
+      const result = await registerNamespaceIfAbsent(adapter, namespaceRegistration(namespace, schemes));
+      if (result.outcome === 'kept') {
+        kept.push(namespace);
+        deps.logger.warn('System namespace left as the identity resolver holds it: its registration differs from ours', {
+          namespace,
+          idrServiceInstanceId: instance.id,
+          differences: result.differences,
+        });
+      } else registered.push(namespace);
     } catch (error) {
       failed.push(namespace);
       deps.logger.warn('System namespace not registered with its identity resolver', {
@@ -101,5 +112,5 @@ export const registerSystemNamespaces = async (deps: NamespaceDeps) => {
       });
     }
   }
-  return { registered, failed };
+  return { registered, failed, kept };
 };

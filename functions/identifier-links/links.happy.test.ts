@@ -10,6 +10,17 @@ afterAll(() => w.close());
 const base = () => `/api/v1/identifiers/${w.identifier.id}/links`;
 
 describe('identifier links', () => {
+  it('OpenAPI lists the statuses each link route can return', async () => {
+    const doc = (await w.t.call('GET', '/api-docs/openapi.json')).body;
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses).sort();
+    const one = '/api/v1/identifiers/{id}/links/{linkId}';
+    expect(statuses('/api/v1/identifiers/{id}/links', 'post')).toEqual(['201', '400', '401', '403', '404', '409', '413', '422', '500', '502']);
+    expect(statuses('/api/v1/identifiers/{id}/links', 'get')).toEqual(['200', '400', '401', '403', '404', '500']);
+    expect(statuses(one, 'get')).toEqual(['200', '401', '403', '404', '500', '502']);
+    expect(statuses(one, 'patch')).toEqual(['200', '400', '401', '403', '404', '409', '413', '422', '500', '502']);
+    expect(statuses(one, 'delete')).toEqual(['204', '401', '403', '404', '500', '502']);
+  });
+
   it('publishes to the registrar’s resolver in resolver v4 terms and records each link locally', async () => {
     const res = await w.t.call('POST', base(), {
       token: w.token,

@@ -8,6 +8,8 @@ export interface LinkWorld {
   idr: IdrDouble;
   token: string;
   identifier: { id: string; value: string };
+  /** The tenant's IDR instance on the double (the registrar's). */
+  instanceId: string;
   close(): Promise<void>;
 }
 
@@ -15,9 +17,9 @@ export interface LinkWorld {
  * A test app allowed to reach loopback (the resolver double runs there), a tenant IDR instance on the
  * double, a registrar using it, a GTIN scheme, one identifier, and the namespace registered upstream.
  */
-export const startLinkWorld = async (account: AccountName = 'tenantA'): Promise<LinkWorld> => {
+export const startLinkWorld = async (account: AccountName = 'tenantA', env: Record<string, string> = {}): Promise<LinkWorld> => {
   const idr = await startIdrDouble();
-  const t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
+  const t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true', ...env } });
   const token = await t.token(account);
   const instance = await t.call('POST', '/api/v1/services', {
     token,
@@ -35,6 +37,7 @@ export const startLinkWorld = async (account: AccountName = 'tenantA'): Promise<
     idr,
     token,
     identifier,
+    instanceId: instance.body.id,
     close: async () => {
       await t.close();
       await idr.close();

@@ -1,6 +1,15 @@
 import { z } from '@hono/zod-openapi';
 import type { LinkRecord } from '../../core/identifier-links/link-repository.ts';
 import { bool, nonBlankText, text } from '../platform/fields.ts';
+import { ErrorResponseSchema, jsonResponse } from '../platform/openapi-responses.ts';
+
+export const linkTags = ['Identifier links'];
+
+/** The resolver's answers as ours: its refusal of the link (422) and its failure or our misconfiguration (502). */
+export const upstreamResponses = {
+  422: jsonResponse(ErrorResponseSchema, 'IDR_REJECTED: the resolver refused the link; the message names our field'),
+  502: jsonResponse(ErrorResponseSchema, 'IDR_UNAVAILABLE: the resolver failed, timed out, refused our credentials or is not at the configured URL'),
+};
 
 const ACCESS_ROLES = ['Anonymous', 'Customer', 'Regulator', 'Recycler', 'Auditor', 'Owner'].map((r) => `untp:accessRole#${r}`) as [string, ...string[]];
 const ENCRYPTION_METHODS = ['none', 'AES-128', 'AES-256'] as const;

@@ -106,3 +106,63 @@ describe('resolver double: registrations against the scheme', () => {
     expect((await register({}, [response({ linkType: 'untp:nope' })])).status).toBe(404);
   });
 });
+
+describe('resolver double: what the real 4.0.0 stores (issue 12)', () => {
+  const key = '09520123456795';
+  const list = async (qualifierPath = '/') =>
+    (await call('GET', `/resolver/links?namespace=gs1&identificationKeyType=01&identificationKey=${key}${qualifierPath === '/' ? '' : `&qualifierPath=${qualifierPath}`}`)).body;
+
+  it('accepts one link twice in one registration (it checks only the stored ones) and stores both', async () => {
+    const twice = response();
+    expect((await register({ identificationKey: key, qualifierPath: '/10/TWICE' }, [twice, { ...twice, title: 'Again' }])).status).toBe(201);
+    expect((await list('/10/TWICE')).filter((l: { targetUrl: string }) => l.targetUrl === twice.targetUrl)).toHaveLength(2);
+  });
+
+  it('stores a shortcode qualifier path it then cannot list: the link query wants numeric keys', async () => {
+    expect((await register({ identificationKey: key, qualifierPath: '/lot/SHORT' })).status).toBe(201);
+    expect((await call('GET', `/resolver/links?namespace=gs1&identificationKeyType=01&identificationKey=${key}&qualifierPath=/lot/SHORT`)).status).toBe(400);
+  });
+
+  it('drops predecessor-version from rel silently, on registration and on update', async () => {
+    const target = response({ rel: ['alternate', 'predecessor-version'] });
+    expect((await register({ identificationKey: key, qualifierPath: '/10/RELS' }, [target])).status).toBe(201);
+    const [stored] = await list('/10/RELS');
+    expect(stored.rel).toEqual(['alternate']);
+    expect((await call('PUT', `/resolver/links/${stored.linkId}`, { rel: ['predecessor-version'] })).status).toBe(200);
+    expect((await call('GET', `/resolver/links/${stored.linkId}`)).body.rel).toEqual([]);
+  });
+
+  it('every registration replaces the document’s description; the public linkset shows it', async () => {
+    await register({ identificationKey: key, qualifierPath: '/10/DESC', description: 'First' });
+    await register({ identificationKey: key, qualifierPath: '/10/DESC', description: 'Second' });
+    const res = await fetch(`${idr.url}/api/v4/gs1/01/${key}/10/DESC?linkType=all`, { headers: { accept: 'application/linkset+json' } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).linkset[0]).toMatchObject({ anchor: expect.stringContaining(`gs1/01/${key}/10/DESC`), description: 'Second' });
+    expect((await fetch(`${idr.url}/api/v4/gs1/01/${key}/10/NONE?linkType=all`)).status).toBe(404);
+  });
+
+  it('rewrites a document whole: registrations at the same moment lose each other’s links', async () => {
+    const targets = [response(), response(), response()];
+    const paused = idr.pauseWrites();
+    const registering = Promise.all(targets.map((t) => register({ identificationKey: key, qualifierPath: '/10/RACE' }, [t])));
+    // Each registration has read the (empty) document once the double has its call.
+    while (idr.calls.filter((c) => (c.body as { qualifierPath?: string } | undefined)?.qualifierPath === '/10/RACE').length < 3) {
+      await new Promise((done) => setTimeout(done, 5));
+    }
+    paused.release();
+    expect((await registering).map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(await list('/10/RACE')).toHaveLength(1);
+  });
+
+  it('a lost link is "Link with ID … not found"; a hard-deleted or unknown one "Link index entry …"; 401 without the key', async () => {
+    const target = response();
+    await register({ identificationKey: key, qualifierPath: '/10/GONE' }, [target]);
+    const [stored] = await list('/10/GONE');
+    idr.links.delete(stored.linkId);
+    expect((await call('GET', `/resolver/links/${stored.linkId}`)).body.error).toBe(`Link with ID '${stored.linkId}' not found`);
+    expect((await call('GET', '/resolver/links/unknown')).body).toMatchObject({ timestamp: expect.any(String), path: '/api/v4/resolver/links/unknown', error: "Link index entry for ID 'unknown' not found" });
+    const res = await fetch(`${idr.url}/api/v4/resolver/links/unknown`);
+    expect(res.status).toBe(401);
+    expect((await fetch(`${idr.url}/elsewhere/api/v4/resolver/links/unknown`)).headers.get('content-type')).toBe('text/html');
+  });
+});

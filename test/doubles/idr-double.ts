@@ -9,7 +9,13 @@ import type { AddressInfo } from 'node:net';
  * qualifier keys and values, FIPS context codes → 422) with 409 duplicates, link ids found through the
  * list, soft and hard delete, `.well-known/resolver`, and the error bodies of the contract, in the
  * contract's order of checks. Default flags are stored as sent, not recalculated. `failNext` makes
- * the next calls 5xx or hang (timeouts).
+ * the next calls 5xx, 403 or hang (timeouts).
+ *
+ * Like the real 4.0.0 on its object store: a registration reads its document, then writes it back
+ * whole (`writeDelayMs` apart), so concurrent registrations to one document lose each other's links;
+ * it accepts the same link twice in one registration (it only checks against the stored ones); it
+ * strips `predecessor-version` from `rel` silently; every registration replaces the document's
+ * description; a link id whose document lost the link answers "Link with ID … not found".
  */
 export interface IdrDouble {
   url: string;
@@ -17,9 +23,28 @@ export interface IdrDouble {
   /** Stored responses by link id (the test can inspect or remove them to simulate upstream loss). */
   links: Map<string, StoredLink>;
   schemes: Map<string, RegisteredScheme>;
+  /** Description of each document (by document key), as the last registration set it. */
+  descriptions: Map<string, string>;
   calls: { method: string; path: string; auth?: string; body?: unknown }[];
-  failNext(mode: 'error' | 'hang', times?: number): void;
+  /**
+   * The next `times` calls fail as `mode`; with `where`, only calls of that method and path prefix
+   * count, after the first `skip` of them.
+   */
+  failNext(mode: FailureMode, times?: number, where?: FailureFilter): void;
+  /** Registrations read their document, then wait until `release()` before writing it back. */
+  pauseWrites(): { release(): void };
   close(): Promise<void>;
+}
+
+/**
+ * `error`: 503; `forbidden`: 403 (a proxy refusing us); `hang`: no answer, nothing done; `drop`: the
+ * call is carried out but never answered (a timeout after the write).
+ */
+export type FailureMode = 'error' | 'forbidden' | 'hang' | 'drop';
+export interface FailureFilter {
+  method?: string;
+  path?: string;
+  skip?: number;
 }
 
 export interface ApplicationIdentifier {
@@ -114,13 +139,26 @@ const readBody = (req: IncomingMessage) =>
     });
   });
 
-export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDouble> => {
+/** The value the resolver manages itself and drops from `rel` without a word. */
+const MANAGED_REL = 'predecessor-version';
+const withoutManagedRel = (v: Record<string, unknown>) =>
+  Array.isArray(v.rel) ? { ...v, rel: (v.rel as unknown[]).filter((r) => r !== MANAGED_REL) } : v;
+const RESERVED_ROOTS = new Set(['resolver', 'identifiers', 'voc', 'health-check', '.well-known']);
+
+export const startIdrDouble = async (apiKey = 'idr-double-key', options: { writeDelayMs?: number } = {}): Promise<IdrDouble> => {
   const links = new Map<string, StoredLink>();
   const schemes = new Map<string, RegisteredScheme>();
+  const descriptions = new Map<string, string>();
+  /** Every link id ever registered (the resolver's `_index/links/<id>` objects). */
+  const indexed = new Set<string>();
   const calls: IdrDouble['calls'] = [];
-  let failures: { mode: 'error' | 'hang'; times: number } | undefined;
+  let failures: { mode: FailureMode; times: number; where?: FailureFilter } | undefined;
+  const unanswered = new WeakSet<ServerResponse>();
+  const writeDelayMs = options.writeDelayMs ?? 20;
+  let writesPaused: Promise<void> | undefined;
 
   const send = (res: ServerResponse, status: number, body: unknown, path: string) => {
+    if (unanswered.has(res)) return;
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(status >= 400 ? { timestamp: new Date().toISOString(), path, ...(body as object) } : body));
   };
@@ -149,13 +187,46 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
     const path = url.pathname;
     const body = await readBody(req);
     calls.push({ method: req.method!, path: `${path}${url.search}`, auth: req.headers.authorization, body });
-    if (failures && failures.times > 0) {
+    const matches = (w?: FailureFilter) => {
+      if (!w) return true;
+      if ((w.method && w.method !== req.method) || (w.path && !path.startsWith(w.path))) return false;
+      if (!w.skip) return true;
+      w.skip -= 1;
+      return false;
+    };
+    if (failures && failures.times > 0 && matches(failures.where)) {
       failures.times -= 1;
-      if (failures.mode === 'hang') return; // never answers: the client's timeout must fire
-      return send(res, 503, { error: 'Internal server error' }, path);
+      if (failures.mode === 'drop') unanswered.add(res);
+      else if (failures.mode === 'hang') return; // never answers: the client's timeout must fire
+      else if (failures.mode === 'forbidden') return send(res, 403, { error: 'Forbidden' }, path);
+      else return send(res, 503, { error: 'Internal server error' }, path);
     }
-    if (!path.startsWith('/api/v4/')) return send(res, 404, { error: 'Not Found' }, path);
+    // What a wrong base URL or path prefix meets: a 404 that is not the resolver's.
+    if (!path.startsWith('/api/v4/')) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      return res.end('<html><body>404 Not Found</body></html>');
+    }
     const route = path.slice('/api/v4'.length);
+    if (route === '/health-check' && req.method === 'GET') return send(res, 200, { status: 'OK' }, path);
+    const resolution = /^\/([^/]+)\/([^/]+)\/([^/]+)((?:\/[^/]+\/[^/]+)*)$/.exec(route);
+    if (resolution && req.method === 'GET' && !RESERVED_ROOTS.has(resolution[1]!)) {
+      const [, namespace, keyType, key, qualifiers] = resolution.map((part) => decodeURIComponent(part ?? ''));
+      const scheme = schemes.get(namespace!);
+      if (!scheme) return send(res, 404, { errors: [{ field: 'namespace', message: `Namespace '${namespace}' not found` }] }, path);
+      const identified = identifiedDocument(scheme, keyType!, key!, qualifiers || '/');
+      if ('problem' in identified) return send(res, 400, { errors: [identified.problem] }, path);
+      const active = [...links.values()].filter((l) => l.documentKey === identified.documentKey && l.active);
+      if (!descriptions.has(identified.documentKey) || active.length === 0) return send(res, 404, { error: 'Cannot resolve link resolver' }, path);
+      const wantsLinkset = /linkset/.test(req.headers.accept ?? '') || url.searchParams.get('linkType') === 'all';
+      if (!wantsLinkset) {
+        res.writeHead(302, { location: String(active.at(-1)!.targetUrl) });
+        return res.end();
+      }
+      const anchor = `http://127.0.0.1/api/v4/${identified.documentKey}`;
+      const byType: Record<string, unknown[]> = {};
+      for (const l of active) (byType[`http://127.0.0.1/api/v4/voc/${String(l.linkType).split(':')[1]}`] ??= []).push({ href: l.targetUrl, title: l.title, type: l.mimeType, hreflang: l.hreflang ?? [] });
+      return send(res, 200, { linkset: [{ anchor, description: descriptions.get(identified.documentKey), ...byType }] }, path);
+    }
     if (route === '/.well-known/resolver' && req.method === 'GET') {
       return send(res, 200, {
         name: 'IDR double',
@@ -207,12 +278,14 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
       const identified = identifiedDocument(scheme, b.identificationKeyType as string, b.identificationKey as string, qualifierPath);
       if ('problem' in identified) return send(res, 400, { errors: [identified.problem] }, path);
       const { documentKey } = identified;
-      const responses = b.responses as Record<string, unknown>[];
+      const responses = (b.responses as Record<string, unknown>[]).map(withoutManagedRel);
+      // The document as read now; written back whole below.
+      const stored = [...links.values()].filter((l) => l.documentKey === documentKey).map((l) => ({ ...l }));
       const badContext = contextProblems(responses, (i) => `responses.${i}.context`);
       if (badContext.length) return send(res, 422, { errors: badContext }, path);
       for (const v of responses) {
-        const duplicate = [...links.values()].some(
-          (l) => l.documentKey === documentKey && l.targetUrl === v.targetUrl && l.linkType === v.linkType && l.mimeType === v.mimeType && l.context === v.context,
+        const duplicate = stored.some(
+          (l) => l.targetUrl === v.targetUrl && l.linkType === v.linkType && l.mimeType === v.mimeType && l.context === v.context,
         );
         if (duplicate) {
           return send(res, 409, { statusCode: 409, message: `Duplicate responses already exist: linkType='${v.linkType}', mimeType='${v.mimeType}', context='${v.context}', targetUrl='${v.targetUrl}'`, error: 'Conflict' }, path);
@@ -224,12 +297,17 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
           return send(res, 404, { errors: [{ field: 'linkType', message: `Invalid link type '${v.linkType}'` }] }, path);
         }
       }
+      await (writesPaused ?? new Promise((done) => setTimeout(done, writeDelayMs)));
       const now = new Date().toISOString();
-      for (const v of b.responses as Record<string, unknown>[]) {
+      for (const l of [...links.values()]) if (l.documentKey === documentKey) links.delete(l.linkId);
+      for (const l of stored) links.set(l.linkId, l);
+      for (const v of responses) {
         const linkId = crypto.randomUUID();
         const { linkId: _ignored, ...fields } = v;
+        indexed.add(linkId);
         links.set(linkId, { ...fields, linkId, documentKey, active: v.active !== false, createdAt: now, updatedAt: now });
       }
+      descriptions.set(documentKey, b.description as string);
       return send(res, 201, { message: 'Link resolver registered successfully' }, path);
     }
     if (route === '/resolver/links' && req.method === 'GET') {
@@ -248,6 +326,7 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
     if (linkRoute) {
       const id = decodeURIComponent(linkRoute[1]!);
       const link = links.get(id);
+      if (!link && indexed.has(id)) return send(res, 404, { error: `Link with ID '${id}' not found` }, path);
       if (!link) return send(res, 404, { error: `Link index entry for ID '${id}' not found` }, path);
       if (req.method === 'GET') {
         const { documentKey: _d, ...rest } = link;
@@ -256,18 +335,24 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
       if (req.method === 'PUT') {
         const { linkId: _a, createdAt: _b, updatedAt: _c, ...changes } = b;
         if (Object.keys(changes).length === 0) return send(res, 400, { error: 'Update request must include at least one field to update' }, path);
-        const merged = { ...link, ...changes };
+        const merged = withoutManagedRel({ ...link, ...changes });
         const problems = variantProblems(merged, 0);
-        if (problems.length) return send(res, 400, { errors: problems }, path);
+        if (problems.length) return send(res, 400, { errors: problems.map((p) => ({ ...p, field: p.field.replace(/^responses\.0\./, '') })) }, path);
         const badContext = contextProblems([merged], () => 'context');
         if (badContext.length) return send(res, 422, { errors: badContext }, path);
+        const clash = [...links.values()].find(
+          (l) => l.linkId !== id && l.documentKey === link.documentKey && l.targetUrl === merged.targetUrl && l.linkType === merged.linkType && l.mimeType === merged.mimeType && l.context === merged.context,
+        );
+        if (clash) return send(res, 409, { statusCode: 409, message: `Duplicate responses already exist: linkType='${merged.linkType}', mimeType='${merged.mimeType}', context='${merged.context}', targetUrl='${merged.targetUrl}'`, error: 'Conflict' }, path);
         links.set(id, { ...merged, linkId: id, documentKey: link.documentKey, active: link.active, updatedAt: new Date().toISOString() } as StoredLink);
         return send(res, 200, { message: 'Link updated successfully' }, path);
       }
       if (req.method === 'DELETE') {
         const hard = ['true', '1'].includes(url.searchParams.get('hard') ?? '');
-        if (hard) links.delete(id);
-        else links.set(id, { ...link, active: false, defaultLinkType: false, defaultMimeType: false, defaultContext: false });
+        if (hard) {
+          links.delete(id);
+          indexed.delete(id);
+        } else links.set(id, { ...link, active: false, defaultLinkType: false, defaultMimeType: false, defaultContext: false });
         return send(res, 200, { message: 'Link deleted successfully' }, path);
       }
     }
@@ -279,9 +364,20 @@ export const startIdrDouble = async (apiKey = 'idr-double-key'): Promise<IdrDoub
     apiKey,
     links,
     schemes,
+    descriptions,
     calls,
-    failNext: (mode, times = 1) => {
-      failures = { mode, times };
+    pauseWrites: () => {
+      let release = () => {};
+      writesPaused = new Promise<void>((done) => (release = done));
+      return {
+        release: () => {
+          writesPaused = undefined;
+          release();
+        },
+      };
+    },
+    failNext: (mode, times = 1, where) => {
+      failures = { mode, times, where: where && { ...where } };
     },
     close: () =>
       new Promise<void>((done) => {
