@@ -27,7 +27,7 @@ const serverManaged = () => z.unknown().refine((v) => v === undefined, 'is serve
 const managed = { storageUrl: serverManaged(), digestMultibase: serverManaged(), hash: serverManaged() };
 const storageOptions = () =>
   z.object({ serviceInstanceId: idText().optional() }, { error: 'must be an object' }).openapi({ description: 'Storage instance (default: the tenant’s primary)' });
-const template = () => nonBlankText().openapi({ description: 'HTML with {{placeholders}}; sanitised, then stored in the storage service' });
+const template = () => nonBlankText('template').openapi({ description: 'HTML with {{placeholders}}; sanitised, then stored in the storage service' });
 
 export const CreateRenderTemplateBody = z
   .object({

@@ -38,7 +38,7 @@ export const CreateServiceInstanceBody = z
     serviceType: enumField(SERVICE_TYPES),
     adapterType: enumField(ADAPTER_TYPES),
     name: nonBlankText(),
-    description: nonBlankText().optional().openapi({ description: 'Omit rather than send null' }),
+    description: nonBlankText('description').optional().openapi({ description: 'Omit rather than send null' }),
     config: configField(),
     isPrimary: bool().optional().openapi({ description: 'true demotes the previous primary of this type' }),
   })
@@ -47,7 +47,7 @@ export const CreateServiceInstanceBody = z
 export const UpdateServiceInstanceBody = z
   .object({
     name: nonBlankText(),
-    description: nonBlankText().nullable().openapi({ description: 'null clears' }),
+    description: nonBlankText('description').nullable().openapi({ description: 'null clears' }),
     config: configField().openapi({ description: 'Shallow-merged over the stored config, then validated; *** keeps a secret' }),
     isPrimary: bool(),
   })
