@@ -16,7 +16,7 @@ export const TEXT_LIMITS = {
   /** free-text descriptions */
   description: 4096,
   /** render-template HTML (see core/render-templates/template-limits.ts for its nesting depth) */
-  template: 262_144,
+  template: 131_072,
 } as const;
 export type TextKind = keyof typeof TEXT_LIMITS;
 

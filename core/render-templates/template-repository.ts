@@ -4,7 +4,7 @@ import { dataModels, renderTemplates } from '../../db/schema/index.ts';
 import { AdapterError } from '../adapters/adapter-errors.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
-import { sanitizeTemplate } from './sanitize.ts';
+import { sanitizeOffThread } from './sanitize-pool.ts';
 import { deleteContentBestEffort, resolveTemplateStorage, type TemplateDeps } from './template-storage.ts';
 
 export type RenderTemplateRow = typeof renderTemplates.$inferSelect;
@@ -47,7 +47,7 @@ const storageFailure = (error: unknown) =>
 
 /** Sanitises (logging what was stripped) and uploads content; returns where it lives. */
 const upload = async (deps: TemplateDeps, adapter: Awaited<ReturnType<typeof resolveTemplateStorage>>['adapter'], html: string) => {
-  const { html: clean, removed } = sanitizeTemplate(html);
+  const { html: clean, removed } = await sanitizeOffThread(html);
   if (removed.length > 0) deps.logger.warn('Render template content was sanitised', { removed });
   const objectId = crypto.randomUUID();
   try {
