@@ -1,5 +1,6 @@
 import type { ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { describeUnexpectedError } from '../../core/db-errors.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { AppEnv } from './env.ts';
 
@@ -29,7 +30,7 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
     return c.json({ error: message, code: STATUS_CODES[err.status] ?? 'BAD_REQUEST' }, err.status);
   }
   const logger = c.get('services')?.logger;
-  const detail = { correlationId, path: c.req.path, method: c.req.method, error: String(err), stack: err.stack };
+  const detail = { correlationId, path: c.req.path, method: c.req.method, ...describeUnexpectedError(err) };
   if (logger) logger.error('Unhandled error', detail);
   else console.error(JSON.stringify({ level: 'error', message: 'Unhandled error', ...detail }));
   return c.json({ error: unexpectedErrorMessage(correlationId), code: 'INTERNAL_ERROR' }, 500);
