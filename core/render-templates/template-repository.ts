@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { dataModels, renderTemplates } from '../../db/schema/index.ts';
-import { AdapterError } from '../adapters/adapter-errors.ts';
+import { adapterFailure } from '../adapters/adapter-failure.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
 import { sanitizeOffThread } from './sanitize-pool.ts';
@@ -40,10 +40,8 @@ const assertFieldsFitType = (type: MethodType, input: Record<string, unknown>) =
   if (stray) throw badRequest(`${stray}: only RenderTemplate2024 templates have ${stray}`);
 };
 
-const storageFailure = (error: unknown) =>
-  error instanceof AdapterError
-    ? new ApiError(502, `The storage service could not store the template: ${error.message}`, 'STORAGE_UNAVAILABLE')
-    : error;
+const storageFailure = (deps: TemplateDeps, error: unknown) =>
+  adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'store the template' });
 
 /** Sanitises (logging what was stripped) and uploads content; returns where it lives. */
 const upload = async (deps: TemplateDeps, adapter: Awaited<ReturnType<typeof resolveTemplateStorage>>['adapter'], html: string) => {
@@ -54,7 +52,7 @@ const upload = async (deps: TemplateDeps, adapter: Awaited<ReturnType<typeof res
     const stored = await adapter.storeFile(new TextEncoder().encode(clean), 'text/html', { encrypt: false, id: objectId, filename: 'template.html' });
     return { storageObjectId: objectId, storageUrl: stored.uri, digestMultibase: stored.digestMultibase };
   } catch (error) {
-    throw storageFailure(error);
+    throw storageFailure(deps, error);
   }
 };
 

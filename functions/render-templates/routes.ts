@@ -26,7 +26,7 @@ import {
 const tags = ['Render templates'];
 export const templateDeps = (c: Context<AppEnv>): TemplateDeps => {
   const { db, secretBox, fetcher, logger, settings } = c.get('services');
-  return { db, box: secretBox, fetcher, logger, allowPrivateUrls: settings.allowPrivateUrls };
+  return { db, box: secretBox, fetcher, logger, allowPrivateUrls: settings.allowPrivateUrls, correlationId: c.get('correlationId') };
 };
 const storageDown = { 502: jsonResponse(z.object({ error: z.string(), code: z.string() }), 'The storage service failed') };
 
