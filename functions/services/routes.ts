@@ -104,12 +104,12 @@ export const registerServiceRoutes = (app: OpenAPIHono<AppEnv>) => {
     const { limit, offset, ...filter } = c.req.valid('query');
     const page = parsePage({ limit, offset }, c.get('services').settings);
     const { rows, total } = await listServiceInstances(instanceDeps(c), c.get('principal').tenantId, filter, page);
-    return c.json(listEnvelope(rows.map(toServiceInstanceResponse), total, page), 200);
+    return c.json(listEnvelope(rows.map((row) => toServiceInstanceResponse(row, c.get('services').settings.showSystemServiceBaseUrl)), total, page), 200);
   });
   app.openapi(getServiceRoute, async (c) => {
     const row = await findServiceInstance(instanceDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
     if (!row) throw notFound('Service instance');
-    return c.json(toServiceInstanceResponse(row), 200);
+    return c.json(toServiceInstanceResponse(row, c.get('services').settings.showSystemServiceBaseUrl), 200);
   });
   app.openapi(updateServiceRoute, async (c) => {
     const patch = requireRecognisedField(c.req.valid('json'), Object.keys(UpdateServiceInstanceBody.shape));

@@ -58,13 +58,13 @@ export const ServiceIdParam = z.object({
   id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'ctvr0veo08n4sbweelnoclrep' }),
 });
 
-export const toServiceInstanceResponse = (row: ServiceInstance): z.infer<typeof ServiceInstanceSchema> => ({
+export const toServiceInstanceResponse = (row: ServiceInstance, showSystemBaseUrl = false): z.infer<typeof ServiceInstanceSchema> => ({
   id: row.id,
   serviceType: row.serviceType,
   adapterType: row.adapterType,
   name: row.name,
   description: row.description,
-  config: maskConfig(row.config),
+  config: maskConfig(row.config, { hideBaseUrl: ownershipFlag(row).isSystemDefault && !showSystemBaseUrl }),
   isPrimary: row.isPrimary,
   ...ownershipFlag(row),
   createdAt: row.createdAt.toISOString(),
