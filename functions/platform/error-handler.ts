@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { describeUnexpectedError } from '../../core/db-errors.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { AppEnv } from './env.ts';
+import { settleUnreadBody } from './unread-body.ts';
 
 const STATUS_CODES: Record<number, string> = {
   400: 'VALIDATION_FAILED',
@@ -18,9 +19,11 @@ export const unexpectedErrorMessage = (correlationId: string) =>
   `An unexpected error has occurred. If the issue persists, please contact support and quote correlation id "${correlationId}".`;
 
 /** The one place errors become response bodies: `{ error, code? }`, and sanitised 500s. */
-export const handleError: ErrorHandler<AppEnv> = (err, c) => {
+export const handleError: ErrorHandler<AppEnv> = async (err, c) => {
   const correlationId = c.get('correlationId') ?? crypto.randomUUID();
   c.header('x-correlation-id', correlationId);
+  const status = err instanceof ApiError || err instanceof HTTPException ? err.status : 500;
+  if (status === 413 || status === 415) await settleUnreadBody(c);
   if (err instanceof ApiError) {
     const body = { error: err.message, ...(err.code ? { code: err.code } : {}), ...err.extra };
     return c.json(body, err.status);
