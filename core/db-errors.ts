@@ -23,3 +23,23 @@ export const violatedConstraint = (error: unknown): string | undefined => {
 
 export const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === '23503';
 export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';
+
+/** Longest error text a log line carries: drizzle's message embeds the statement and all its parameters. */
+export const LOGGED_ERROR_MAX_CHARS = 500;
+const clip = (text: string) =>
+  text.length > LOGGED_ERROR_MAX_CHARS ? `${text.slice(0, LOGGED_ERROR_MAX_CHARS)}… [${text.length - LOGGED_ERROR_MAX_CHARS} more characters]` : text;
+
+/**
+ * What a log line says about an unexpected error: the PostgreSQL code and message when a statement
+ * failed, the error text and stack clipped (never the full statement parameters, which are user data).
+ */
+export const describeUnexpectedError = (error: unknown): Record<string, unknown> => {
+  const code = pgErrorCode(error);
+  const pg = code ? [...causes(error)].find((e) => (e as { code?: unknown }).code === code) : undefined;
+  const stack = error instanceof Error && error.stack ? error.stack.split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 12).join('\n') : undefined;
+  return {
+    error: clip(String(error)),
+    ...(code ? { pgCode: code, pgMessage: clip(String((pg as { message?: unknown }).message ?? '')) } : {}),
+    ...(stack ? { stack } : {}),
+  };
+};

@@ -12,7 +12,8 @@ import { assertConfiguredBucket, isUuid, storeUpload, type ApiVersion, type Visi
 
 export const API_VERSIONS: ApiVersion[] = ['3.0.0', 'v4'];
 const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** Object names: safe characters, and short enough for every backend's key and file-name limits. */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 interface StorageEnv {
   Variables: { correlationId: string };

@@ -66,6 +66,21 @@ const optionalText = (value: unknown, field: string): string | undefined => {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Stored JSON is hashed with JSON.stringify, which recurses: deeper bodies are refused up front. */
+export const MAX_JSON_DEPTH = 256;
+
+/** True when the value nests objects/arrays deeper than `max` (walked without recursion). */
+const nestingExceeds = (root: unknown, max: number): boolean => {
+  const pending: [unknown, number][] = [[root, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+  }
+  return false;
+};
+
 const parseJsonUpload = async (request: Request, settings: StorageSettings): Promise<UploadRequest> => {
   const raw = await readLimited(request, settings.maxUploadSize);
   let body: unknown;
@@ -75,6 +90,7 @@ const parseJsonUpload = async (request: Request, settings: StorageSettings): Pro
     throw badRequest('Malformed JSON body. Please send a valid JSON object.');
   }
   if (!isPlainObject(body)) throw badRequest('The request body must be a JSON object.');
+  if (nestingExceeds(body, MAX_JSON_DEPTH)) throw badRequest(`The JSON body must not nest deeper than ${MAX_JSON_DEPTH} levels.`);
   return {
     bucket: optionalText(body.bucket, 'bucket'),
     id: optionalText(body.id, 'id'),

@@ -1,10 +1,10 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { dataModels, renderTemplates } from '../../db/schema/index.ts';
-import { AdapterError } from '../adapters/adapter-errors.ts';
-import { ApiError, badRequest, notFound, notFoundAt } from '../errors.ts';
+import { adapterFailure } from '../adapters/adapter-failure.ts';
+import { badRequest, notFound, notFoundAt } from '../errors.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
-import { sanitizeTemplate } from './sanitize.ts';
+import { sanitizeOffThread } from './sanitize-pool.ts';
 import { deleteContentBestEffort, resolveTemplateStorage, type TemplateDeps } from './template-storage.ts';
 
 export type RenderTemplateRow = typeof renderTemplates.$inferSelect;
@@ -40,21 +40,19 @@ const assertFieldsFitType = (type: MethodType, input: Record<string, unknown>) =
   if (stray) throw badRequest(`${stray}: is not applicable to the WebRenderingTemplate2022 render method (only RenderTemplate2024 has it)`);
 };
 
-const storageFailure = (error: unknown) =>
-  error instanceof AdapterError
-    ? new ApiError(502, `The storage service could not store the template: ${error.message}`, 'STORAGE_UNAVAILABLE')
-    : error;
+const storageFailure = (deps: TemplateDeps, error: unknown) =>
+  adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'store the template' });
 
 /** Sanitises (logging what was stripped) and uploads content; returns where it lives. */
 const upload = async (deps: TemplateDeps, adapter: Awaited<ReturnType<typeof resolveTemplateStorage>>['adapter'], html: string) => {
-  const { html: clean, removed } = sanitizeTemplate(html);
+  const { html: clean, removed } = await sanitizeOffThread(html);
   if (removed.length > 0) deps.logger.warn('Render template content was sanitised', { removed });
   const objectId = crypto.randomUUID();
   try {
     const stored = await adapter.storeFile(new TextEncoder().encode(clean), 'text/html', { encrypt: false, id: objectId, filename: 'template.html' });
     return { storageObjectId: objectId, storageUrl: stored.uri, digestMultibase: stored.digestMultibase };
   } catch (error) {
-    throw storageFailure(error);
+    throw storageFailure(deps, error);
   }
 };
 

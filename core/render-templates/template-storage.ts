@@ -14,6 +14,8 @@ export interface TemplateDeps {
   fetcher: Fetcher;
   logger: Logger;
   allowPrivateUrls: boolean;
+  /** The request's, for log lines about upstream failures. */
+  correlationId?: string;
 }
 
 /**

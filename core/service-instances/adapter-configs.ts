@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AdapterType, ServiceType } from '../../db/schema/index.ts';
 import { badRequest } from '../errors.ts';
 import { publicUrlProblem } from '../net/public-url.ts';
+import { TEXT_LIMITS, tooLongMessage } from '../text-limits.ts';
 
 /** Which adapter serves which service type (the spec's neutral names). */
 export const ADAPTER_FOR: Record<ServiceType, AdapterType> = {
@@ -11,7 +12,10 @@ export const ADAPTER_FOR: Record<ServiceType, AdapterType> = {
 };
 
 const text = () =>
-  z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).refine((v) => v.trim() !== '', 'must not be blank');
+  z
+    .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+    .max(TEXT_LIMITS.url, tooLongMessage(TEXT_LIMITS.url))
+    .refine((v) => v.trim() !== '', 'must not be blank');
 const url = () => text();
 const LINK_TYPES = ['untp:dpp', 'untp:dcc', 'untp:dte', 'untp:idr', 'untp:dfr', 'untp:dia', 'untp:cvc'] as const;
 

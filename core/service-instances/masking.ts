@@ -4,9 +4,15 @@ export const MASK = '***';
 
 export const isSensitiveField = (name: string) => SENSITIVE.test(name);
 
-/** The config as responses and logs show it: sensitive values replaced by `***`. */
-export const maskConfig = (config: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(config).map(([k, v]) => [k, isSensitiveField(k) && v !== undefined && v !== null ? MASK : v]));
+/**
+ * The config as responses and logs show it: sensitive values replaced by `***`, and with `hideBaseUrl`
+ * (system instances, unless the operator sets SYSTEM_SERVICES_SHOW_BASE_URL=true) the internal
+ * `baseUrl` too: tenants need not learn the addresses of our own services.
+ */
+export const maskConfig = (config: Record<string, unknown>, { hideBaseUrl = false } = {}): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(config).map(([k, v]) => [k, (isSensitiveField(k) || (hideBaseUrl && k === 'baseUrl')) && v !== undefined && v !== null ? MASK : v]),
+  );
 
 /**
  * A PATCH config merged over the stored one (shallow). A sensitive field sent back as `***` (as a

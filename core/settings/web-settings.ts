@@ -1,6 +1,6 @@
 import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
-import { readEnum, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
+import { readEnum, readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 export type TenantMode = 'open' | 'closed';
 export type TenantClaimFormat = 'array_first' | 'string';
@@ -30,6 +30,8 @@ export interface WebSettings {
   defaultPageLimit: number;
   maxRequestBodyBytes: number;
   allowPrivateUrls: boolean;
+  /** SYSTEM_SERVICES_SHOW_BASE_URL=true shows tenants the internal baseUrl of system service instances. */
+  showSystemServiceBaseUrl: boolean;
   auth: AuthSettings;
 }
 
@@ -42,6 +44,7 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     defaultPageLimit: Math.min(20, maxPageLimit),
     maxRequestBodyBytes: readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 }),
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
+    showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',

@@ -9,13 +9,11 @@ import {
   SESSION_COOKIE,
 } from '../platform/auth/browser-sessions.ts';
 import { createGroupApp } from '../platform/create-app.ts';
+import { safeReturnPath } from './return-path.ts';
 
 const FLOW_COOKIE = 'css_oauth';
 const SCOPES = ['openid', 'profile', 'email'];
 
-/** Only same-site relative paths are followed after sign-in (no open redirect). */
-const safeReturnPath = (value: string | undefined): string =>
-  value && value.startsWith('/') && !value.startsWith('//') && !value.includes('\\') ? value : '/';
 
 /** Browser sign-in: OIDC authorization code flow with PKCE, then a server-side session cookie. */
 export const authApp = createGroupApp();

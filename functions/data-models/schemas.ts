@@ -26,7 +26,7 @@ export const DataModelDetailSchema = DataModelSchema.extend({
   renderTemplates: z.array(z.record(z.string(), z.unknown())),
 }).openapi('DataModelDetail');
 
-const url = (what: string) => unpaddedText().openapi({ description: `${what}: absolute http(s), no userinfo, public unless allowed` });
+const url = (what: string) => unpaddedText('url').openapi({ description: `${what}: absolute http(s), no userinfo, public unless allowed` });
 
 export const CreateDataModelBody = z
   .object({

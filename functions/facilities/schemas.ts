@@ -18,7 +18,7 @@ const operatingOrganisationId = () => idText().openapi({ description: "One of th
 export const CreateFacilityItem = z
   .object({
     name: nonBlankText().openapi({ example: 'Pilbara Concentrator' }),
-    description: nonBlankText().optional(),
+    description: nonBlankText('description').optional(),
     location: jsonObject().optional().openapi({ description: 'Any JSON object; not validated; never null' }),
     operatingOrganisationId: operatingOrganisationId().optional(),
     primaryIdentifierId: primaryIdentifierIdField().optional(),
@@ -29,7 +29,7 @@ export const CreateFacilityItem = z
 export const UpdateFacilityBody = z
   .object({
     name: nonBlankText(),
-    description: nonBlankText().nullable().openapi({ description: 'null clears' }),
+    description: nonBlankText('description').nullable().openapi({ description: 'null clears' }),
     location: jsonObject().openapi({ description: 'null is a 400' }),
     operatingOrganisationId: operatingOrganisationId().nullable().openapi({ description: 'null clears' }),
     primaryIdentifierId: primaryIdentifierIdField().nullable().openapi({ description: 'null clears' }),

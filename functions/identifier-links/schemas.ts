@@ -39,7 +39,7 @@ export const isLanguageTag = (tag: string) => {
 const languageTag = () => text().refine(isLanguageTag, 'must be a well-formed BCP 47 language tag');
 
 const linkFields = {
-  href: nonBlankText().openapi({ description: 'Absolute http(s) URL without credentials; public unless allowed; published canonical' }),
+  href: nonBlankText('url').openapi({ description: 'Absolute http(s) URL without credentials; public unless allowed; published canonical' }),
   rel: nonBlankText().openapi({ description: 'Link type, e.g. untp:dpp', example: 'untp:dpp' }),
   type: nonBlankText().openapi({ description: 'MIME type', example: 'text/html' }),
   title: text(),
@@ -76,7 +76,7 @@ export const PublishLinksBody = z
     qualifierPath: text()
       .regex(/^\/([a-zA-Z0-9]+\/\w+(\/[a-zA-Z0-9]+\/\w+)*)?$/, 'must be / or /key/value pairs such as /10/LOT1')
       .optional(),
-    description: nonBlankText().optional(),
+    description: nonBlankText('description').optional(),
   })
   .openapi('PublishLinks');
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from '../platform/embedded/identifier.ts';
-import { idArray, idText } from '../platform/fields.ts';
+import { idArray, idText, text } from '../platform/fields.ts';
 
 /**
  * Field and response pieces shared by organisations, facilities and products (one place for each):
@@ -20,7 +20,7 @@ export const RecordIdParam = z.object({
 });
 
 export const searchQuery = () =>
-  z.string().optional().openapi({ description: 'Case-insensitive substring of the name or of an identifier value' });
+  text().optional().openapi({ description: 'Case-insensitive substring of the name or of an identifier value' });
 
 export const identifierRelations = {
   primaryIdentifier: IdentifierWithSchemeSchema.nullable(),

@@ -15,7 +15,7 @@ export const OrganisationDetailSchema = OrganisationSchema.extend(identifierRela
 export const CreateOrganisationItem = z
   .object({
     name: nonBlankText().openapi({ example: 'Acme Mining Pty Ltd' }),
-    description: nonBlankText().nullish(),
+    description: nonBlankText('description').nullish(),
     location: jsonObject().nullish().openapi({ description: 'Any JSON object; not validated' }),
     primaryIdentifierId: primaryIdentifierIdField().nullish(),
     secondaryIdentifierIds: secondaryIdentifierIdsField().nullish(),
@@ -25,7 +25,7 @@ export const CreateOrganisationItem = z
 export const UpdateOrganisationBody = z
   .object({
     name: nonBlankText(),
-    description: nonBlankText().nullable().openapi({ description: 'null clears' }),
+    description: nonBlankText('description').nullable().openapi({ description: 'null clears' }),
     location: jsonObject(),
     primaryIdentifierId: primaryIdentifierIdField().nullable().openapi({ description: 'null clears' }),
     secondaryIdentifierIds: secondaryIdentifierIdsField().openapi({ description: 'Replaces the set; [] clears' }),

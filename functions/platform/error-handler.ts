@@ -1,7 +1,9 @@
 import type { ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { describeUnexpectedError } from '../../core/db-errors.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { AppEnv } from './env.ts';
+import { settleUnreadBody } from './unread-body.ts';
 
 const STATUS_CODES: Record<number, string> = {
   400: 'VALIDATION_FAILED',
@@ -17,9 +19,11 @@ export const unexpectedErrorMessage = (correlationId: string) =>
   `An unexpected error has occurred. If the issue persists, please contact support and quote correlation id "${correlationId}".`;
 
 /** The one place errors become response bodies: `{ error, code? }`, and sanitised 500s. */
-export const handleError: ErrorHandler<AppEnv> = (err, c) => {
+export const handleError: ErrorHandler<AppEnv> = async (err, c) => {
   const correlationId = c.get('correlationId') ?? crypto.randomUUID();
   c.header('x-correlation-id', correlationId);
+  const status = err instanceof ApiError || err instanceof HTTPException ? err.status : 500;
+  if (status === 413 || status === 415) await settleUnreadBody(c);
   if (err instanceof ApiError) {
     // An upstream service failed (502): the caller sees the code, operators need the line to find it.
     if (err.status === 502) {
@@ -33,7 +37,7 @@ export const handleError: ErrorHandler<AppEnv> = (err, c) => {
     return c.json({ error: message, code: STATUS_CODES[err.status] ?? 'BAD_REQUEST' }, err.status);
   }
   const logger = c.get('services')?.logger;
-  const detail = { correlationId, path: c.req.path, method: c.req.method, error: String(err), stack: err.stack };
+  const detail = { correlationId, path: c.req.path, method: c.req.method, ...describeUnexpectedError(err) };
   if (logger) logger.error('Unhandled error', detail);
   else console.error(JSON.stringify({ level: 'error', message: 'Unhandled error', ...detail }));
   return c.json({ error: unexpectedErrorMessage(correlationId), code: 'INTERNAL_ERROR' }, 500);

@@ -1,19 +1,24 @@
 import { z } from '@hono/zod-openapi';
+import { TEXT_LIMITS, tooLongMessage, type TextKind } from '../../core/text-limits.ts';
 
 /** Messages for the field rules shared by every resource; one place for each. */
 const typeError = (expected: string) => (issue: { input?: unknown }) =>
   issue.input === null ? 'must not be null' : issue.input === undefined ? 'is required' : `must be ${expected}`;
 
-export const text = () => z.string({ error: typeError('a string') });
+export { TEXT_LIMITS, type TextKind };
+
+export const text = (kind: TextKind = 'name') =>
+  z.string({ error: typeError('a string') }).max(TEXT_LIMITS[kind], tooLongMessage(TEXT_LIMITS[kind]));
 
 /** Required text with at least one non-whitespace character. */
-export const nonBlankText = () => text().refine((v) => v.trim().length > 0, 'must contain a non-whitespace character');
+export const nonBlankText = (kind: TextKind = 'name') =>
+  text(kind).refine((v) => v.trim().length > 0, 'must contain a non-whitespace character');
 
 /** Text with no leading or trailing whitespace (stored exactly as submitted). */
-export const unpaddedText = () =>
-  nonBlankText().refine((v) => v === v.trim(), 'must not have leading or trailing whitespace');
+export const unpaddedText = (kind: TextKind = 'name') =>
+  nonBlankText(kind).refine((v) => v === v.trim(), 'must not have leading or trailing whitespace');
 
-export const idText = () => text().min(1, 'must not be empty');
+export const idText = () => text('id').min(1, 'must not be empty');
 
 export const bool = () => z.boolean({ error: typeError('a boolean') });
 

@@ -24,7 +24,10 @@ export const errorResponses = {
   404: json(ErrorResponseSchema, 'Not found or not visible to the tenant'),
   409: json(ErrorResponseSchema, 'Conflict'),
   413: json(ErrorResponseSchema, 'Request body too large'),
+  415: json(ErrorResponseSchema, 'Content-Type must be application/json'),
+  422: json(ErrorResponseSchema, 'An upstream service refused the request (`<SERVICE>_REJECTED`), or the input is too costly to process (e.g. `TEMPLATE_TOO_COMPLEX`)'),
   500: json(ErrorResponseSchema, 'Unexpected error; the message quotes the correlation id'),
+  502: json(ErrorResponseSchema, 'An upstream service is unreachable or failed (`<SERVICE>_UNAVAILABLE`); no internal detail'),
 } as const;
 
 export const pick = <K extends keyof typeof errorResponses>(...codes: K[]) =>

@@ -6,6 +6,7 @@ import type { AppEnv, Services } from './env.ts';
 import { handleError, handleNotFound } from './error-handler.ts';
 import { rejectRepeatedQuery } from './repeated-query.ts';
 import { requestBody } from './request-body.ts';
+import { rejectUnstorableText } from './unstorable-text.ts';
 
 /** Hands each request its services: one shared set on Node, a per-request set on edge runtimes. */
 export type ServicesProvider = MiddlewareHandler<AppEnv>;
@@ -22,7 +23,7 @@ export interface MountOptions {
 
 /**
  * The conventions every group shares, in one order: correlation id, services, body limit and JSON
- * parse, single-valued query, authentication (unless public), one error body for everything.
+ * parse, single-valued query, storable text (no NUL, no lone surrogates), authentication (unless public), one error body for everything.
  */
 export const applyPlatform = (
   app: OpenAPIHono<AppEnv>,
@@ -30,7 +31,7 @@ export const applyPlatform = (
   guardedPrefix: string,
   options: MountOptions = {},
 ) => {
-  app.use('*', correlationId, provideServices, requestBody, rejectRepeatedQuery);
+  app.use('*', correlationId, provideServices, requestBody, rejectRepeatedQuery, rejectUnstorableText);
   app.use(`${guardedPrefix}/*`, async (c, next) => {
     if (options.publicPaths?.(c.req.path)) return next();
     return authenticate(c, next);

@@ -46,7 +46,7 @@ export const CreateProductItem = z
   .object({
     name: nonBlankText().openapi({ example: 'Lithium spodumene concentrate SC6' }),
     level: level(),
-    description: text().optional(),
+    description: text('description').optional(),
     parentId: parentId().optional(),
     producedByOrganisationId: organisationId().optional(),
     manufacturingFacilityId: facilityId().optional(),
@@ -59,7 +59,7 @@ export const CreateProductItem = z
 export const UpdateProductBody = z
   .object({
     name: nonBlankText(),
-    description: text(),
+    description: text('description'),
     parentId: parentId().nullable().openapi({ description: 'null clears (where the hierarchy allows)' }),
     producedByOrganisationId: organisationId().nullable().openapi({ description: 'null clears' }),
     manufacturingFacilityId: facilityId().nullable().openapi({ description: 'null clears' }),

@@ -11,7 +11,7 @@ export const RegistrarWithSchemesSchema = RegistrarSchema.extend({ schemes: z.ar
 const registrarFields = {
   name: nonBlankText().openapi({ example: 'GS1' }),
   namespace: nonBlankText().openapi({ example: 'gs1', description: 'Grouping key for IDR publishing' }),
-  url: unpaddedText().openapi({ example: 'https://www.gs1.org', description: 'Public http(s) URL' }),
+  url: unpaddedText('url').openapi({ example: 'https://www.gs1.org', description: 'Public http(s) URL' }),
 };
 
 export const CreateRegistrarBody = z

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { NESTING_MESSAGE, nestingDepth, TEMPLATE_MAX_DEPTH } from '../../core/render-templates/template-limits.ts';
 import { RENDER_METHOD_TYPES } from '../../db/schema/index.ts';
 import { bool, idText, nonBlankText, text } from '../platform/fields.ts';
 
@@ -6,7 +7,7 @@ const serverManaged = () => z.unknown().refine((v) => v === undefined, 'is serve
 const managed = { storageUrl: serverManaged(), digestMultibase: serverManaged(), hash: serverManaged() };
 const storageOptions = () =>
   z.object({ serviceInstanceId: idText().optional() }, { error: 'must be an object' }).openapi({ description: 'Storage instance (default: the tenant’s primary)' });
-const template = () => nonBlankText().openapi({ description: 'HTML with {{placeholders}}; sanitised, then stored in the storage service' });
+const template = () => nonBlankText('template').refine((html) => nestingDepth(html) <= TEMPLATE_MAX_DEPTH, NESTING_MESSAGE).openapi({ description: 'HTML with {{placeholders}}; sanitised, then stored in the storage service' });
 
 export const CreateRenderTemplateBody = z
   .object({

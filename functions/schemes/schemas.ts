@@ -1,13 +1,16 @@
 import { z } from '@hono/zod-openapi';
-import { compilesAsRegExp, PATTERN_MESSAGE, QUALIFIER_ORDER_MAX } from '../../core/schemes/patterns.ts';
+import { patternProblem, QUALIFIER_ORDER_MAX } from '../../core/schemes/patterns.ts';
 import { idText, nonBlankText, text } from '../platform/fields.ts';
 
-/** A regular expression source: required, compiles as a JavaScript RegExp; whitespace-only is accepted. */
+/** A regular expression source: required, compiles in RE2 syntax (the 400 says why not); whitespace-only is accepted. */
 const pattern = () =>
-  text()
+  text('pattern')
     .min(1, 'must not be empty')
-    .refine(compilesAsRegExp, PATTERN_MESSAGE)
-    .openapi({ description: 'JavaScript regular expression, applied as written (anchor it yourself)' });
+    .superRefine((value, ctx) => {
+      const problem = patternProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .openapi({ description: 'RE2 regular expression (linear time; no lookaround or backreferences), applied as written (anchor it yourself)' });
 
 const order = () =>
   z
@@ -19,7 +22,7 @@ const order = () =>
 export const QualifierInputSchema = z
   .object({
     key: nonBlankText().openapi({ example: '10' }),
-    description: nonBlankText().openapi({ example: 'Batch or lot number' }),
+    description: nonBlankText('description').openapi({ example: 'Batch or lot number' }),
     validationPattern: pattern().openapi({ example: '^[A-Za-z0-9]{1,20}$' }),
     order: order().optional().openapi({ description: 'Ascending precedence for URI resolution, default 0', example: 1 }),
   })

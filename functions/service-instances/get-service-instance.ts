@@ -21,5 +21,5 @@ export const registerGetServiceInstance = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(getServiceInstanceRoute, async (c) => {
     const row = await findServiceInstance(instanceDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
     if (!row) throw notFound('Service instance');
-    return c.json(toServiceInstanceResponse(row), 200);
+    return c.json(toServiceInstanceResponse(row, c.get('services').settings.showSystemServiceBaseUrl), 200);
   });

@@ -27,5 +27,5 @@ export const registerListServiceInstances = (app: OpenAPIHono<AppEnv>) =>
     const { limit, offset, ...filter } = c.req.valid('query');
     const page = parsePage({ limit, offset }, c.get('services').settings);
     const { rows, total } = await listServiceInstances(instanceDeps(c), c.get('principal').tenantId, filter, page);
-    return c.json(listEnvelope(rows.map(toServiceInstanceResponse), total, page), 200);
+    return c.json(listEnvelope(rows.map((row) => toServiceInstanceResponse(row, c.get('services').settings.showSystemServiceBaseUrl)), total, page), 200);
   });

@@ -38,7 +38,7 @@ export const CreateServiceInstanceBody = z
     serviceType: enumField(SERVICE_TYPES),
     adapterType: enumField(ADAPTER_TYPES),
     name: nonBlankText(),
-    description: nonBlankText().optional().openapi({ description: 'Omit rather than send null' }),
+    description: nonBlankText('description').optional().openapi({ description: 'Omit rather than send null' }),
     config: configField(),
     isPrimary: bool().optional().openapi({ description: 'true demotes the previous primary of this type' }),
   })
@@ -47,7 +47,7 @@ export const CreateServiceInstanceBody = z
 export const UpdateServiceInstanceBody = z
   .object({
     name: nonBlankText(),
-    description: nonBlankText().nullable().openapi({ description: 'null clears' }),
+    description: nonBlankText('description').nullable().openapi({ description: 'null clears' }),
     config: configField().openapi({ description: 'Shallow-merged over the stored config, then validated; *** keeps a secret' }),
     isPrimary: bool(),
   })
@@ -58,13 +58,13 @@ export const ServiceIdParam = z.object({
   id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'ctvr0veo08n4sbweelnoclrep' }),
 });
 
-export const toServiceInstanceResponse = (row: ServiceInstance): z.infer<typeof ServiceInstanceSchema> => ({
+export const toServiceInstanceResponse = (row: ServiceInstance, showSystemBaseUrl = false): z.infer<typeof ServiceInstanceSchema> => ({
   id: row.id,
   serviceType: row.serviceType,
   adapterType: row.adapterType,
   name: row.name,
   description: row.description,
-  config: maskConfig(row.config),
+  config: maskConfig(row.config, { hideBaseUrl: ownershipFlag(row).isSystemDefault && !showSystemBaseUrl }),
   isPrimary: row.isPrimary,
   ...ownershipFlag(row),
   createdAt: row.createdAt.toISOString(),

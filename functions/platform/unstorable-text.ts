@@ -1,0 +1,81 @@
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { matchedRoutes } from 'hono/route';
+import { badRequest } from '../../core/errors.ts';
+import type { AppEnv } from './env.ts';
+
+/**
+ * PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates (`\u0000`, `\ud800`), so
+ * they are refused here, once, for every path parameter, query parameter and JSON string or key:
+ * 400 naming where. Also refused: JSON nested deeper than MAX_JSON_DEPTH (jsonb and our own walkers
+ * recurse) and path segments whose percent-encoding is not UTF-8.
+ */
+export const MAX_JSON_DEPTH = 64;
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\b/i;
+const UNSTORABLE = 'must not contain NUL characters or invalid Unicode';
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const storable = (value: string) => !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+
+const fieldPath = (path: (string | number)[]) =>
+  path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('') || 'body';
+
+/** The first unstorable string or key in a parsed JSON value, or excessive depth (iterative: no stack to overflow). */
+const jsonProblem = (root: unknown): string | undefined => {
+  const pending: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (!storable(value)) return `${fieldPath(path)}: ${UNSTORABLE}`;
+    } else if (value !== null && typeof value === 'object') {
+      if (path.length >= MAX_JSON_DEPTH) return `${fieldPath(path)}: must not nest deeper than ${MAX_JSON_DEPTH} levels`;
+      if (Array.isArray(value)) value.forEach((item, i) => pending.push({ value: item, path: [...path, i] }));
+      else {
+        for (const [key, item] of Object.entries(value)) {
+          if (!storable(key)) return `${fieldPath(path)}: a key ${UNSTORABLE}`;
+          pending.push({ value: item, path: [...path, key] });
+        }
+      }
+    }
+  }
+  return undefined;
+};
+
+/** The route's name for the n-th path segment (`:id` → `id`), else `path`. */
+const segmentName = (routePath: string | undefined, index: number) => {
+  const segment = routePath?.split('/')[index];
+  return segment?.startsWith(':') ? segment.slice(1).replace(/\{.*\}$/, '') : 'path';
+};
+
+const pathProblem = (pathname: string, routePath: string | undefined): string | undefined => {
+  const segments = pathname.split('/');
+  for (const [index, raw] of segments.entries()) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      return `${segmentName(routePath, index)}: must be percent-encoded UTF-8`;
+    }
+    if (!storable(decoded)) return `${segmentName(routePath, index)}: ${UNSTORABLE}`;
+  }
+  return undefined;
+};
+
+/** The most specific matched route path (the operation's, not a `*` middleware's). */
+const operationPath = (c: Context) =>
+  matchedRoutes(c).filter((r) => r.method !== 'ALL' && !r.path.endsWith('*')).at(-1)?.path;
+
+export const rejectUnstorableText = createMiddleware<AppEnv>(async (c, next) => {
+  const pathname = new URL(c.req.url).pathname;
+  const problem =
+    pathProblem(pathname, operationPath(c)) ??
+    Object.entries(c.req.queries()).flatMap(([name, values]) =>
+      !storable(name) ? [`query: a parameter name ${UNSTORABLE}`] : values.filter((v) => !storable(v)).map(() => `${name}: ${UNSTORABLE}`),
+    )[0];
+  if (problem) throw badRequest(problem);
+  if (c.req.raw.body && JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+    const bodyProblem = jsonProblem(await c.req.json());
+    if (bodyProblem) throw badRequest(bodyProblem);
+  }
+  await next();
+});
