@@ -56,6 +56,10 @@ export interface BenchStack {
   db: Database;
   /** postgres.js client on the same database (floor routes that want raw SQL). */
   sql: postgres.Sql;
+  /** The bench database, e.g. for edge functions run beside the Node app. */
+  databaseUrl: string;
+  /** The OIDC provider's issuer (AUTH_OIDC_ISSUER). */
+  issuer: string;
   /** A fresh access token of the bench service account from the real OIDC provider. */
   token(): Promise<string>;
   close(): Promise<void>;
@@ -106,6 +110,8 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
     verifyingApi,
     db: connection.db,
     sql,
+    databaseUrl,
+    issuer: idp.issuer,
     token: () => idp.clientCredentialsToken(account.clientId, account.clientSecret),
     close: async () => {
       await api.close();
