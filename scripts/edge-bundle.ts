@@ -1,6 +1,7 @@
 import { build, type Plugin } from 'esbuild';
-import { readdirSync, existsSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { dirname, join, sep } from 'node:path';
 
 /**
  * The AWS SDK's browser XML parser needs `DOMParser`, which edge runtimes lack: its own JavaScript
@@ -16,13 +17,33 @@ const awsXmlParserWithoutDom: Plugin = {
 };
 
 /**
+ * zod re-exports every message locale (`z.locales`, ~260 KB minified) though only English is ever used
+ * (zod configures it itself, and so do we): inside zod, the locale index resolves to English alone.
+ */
+const zodEnglishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${sep}node_modules${sep}zod${sep}`)
+        ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Bundles one edge entry the way an edge runtime (workerd) loads it: ESM, platform-neutral, the
  * `workerd`/`worker`/`browser` export conditions (postgres.js then speaks over `cloudflare:sockets`).
  * `browser` also applies packages' `browser` file maps, which the AWS SDK needs for its fetch-based
- * runtime (the storage service's S3 backend).
+ * runtime (the storage service's S3 backend). Minified, as deployed; returns the bundle's size.
  */
 export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 'neutral' | 'browser' = 'neutral') => {
-  await build({
+  const result = await build({
     entryPoints: [entry],
     outfile,
     bundle: true,
@@ -32,9 +53,13 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['module', 'main'],
     external: ['node:*', 'cloudflare:*'],
-    plugins: platform === 'browser' ? [awsXmlParserWithoutDom] : [],
+    minify: true,
+    plugins: platform === 'browser' ? [awsXmlParserWithoutDom, zodEnglishOnly] : [zodEnglishOnly],
+    metafile: true,
     logLevel: 'error',
   });
+  const [output] = Object.values(result.metafile.outputs);
+  return { bytes: output!.bytes };
 };
 
 export interface EdgeEntry {
@@ -42,28 +67,30 @@ export interface EdgeEntry {
   group: string;
   entry: string;
   platform: 'neutral' | 'browser';
-  /** What wrangler deploys: the entry itself (wrangler bundles it), or our bundle of it (`no_bundle`). */
+  /** What wrangler deploys: our bundle of the entry (`no_bundle`, built by `npm run build:edge`). */
   main: string;
 }
 
 /**
- * Every edge entry: each resource group with `functions/<group>/edge.ts` (bundled by wrangler), and
- * the storage service, which wrangler deploys from our own bundle (the AWS SDK needs `browser` file
- * maps and the DOM-free XML parser, see above).
+ * Every edge entry: each resource group with `functions/<group>/edge.ts`, and the storage service (the
+ * AWS SDK needs `browser` file maps and the DOM-free XML parser, see above). Wrangler deploys our
+ * bundles as they are, so what is measured and size-guarded here is what runs.
  */
 export const edgeEntries = (functionsDir = 'functions'): EdgeEntry[] => [
   ...readdirSync(functionsDir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(functionsDir, d.name, 'edge.ts')))
     .map((d) => {
       const entry = join(functionsDir, d.name, 'edge.ts');
-      return { group: d.name, entry, platform: 'neutral' as const, main: entry };
+      return { group: d.name, entry, platform: 'neutral' as const, main: `dist/edge/${d.name}.js` };
     }),
   { group: 'storage', entry: 'storage-service/edge.ts', platform: 'browser', main: 'dist/edge/storage.js' },
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const { group, entry, platform } of edgeEntries()) {
-    await bundleEdgeEntry(entry, join('dist', 'edge', `${group}.js`), platform);
-    console.log(`dist/edge/${group}.js`);
+    const outfile = join('dist', 'edge', `${group}.js`);
+    const { bytes } = await bundleEdgeEntry(entry, outfile, platform);
+    const gzipped = gzipSync(readFileSync(outfile)).length;
+    console.log(`${outfile}: ${(bytes / 1024).toFixed(0)} KB minified, ${(gzipped / 1024).toFixed(0)} KB gzip`);
   }
 }

@@ -8,6 +8,20 @@ import type { AppEnv, Services } from './env.ts';
 import { validationHook } from './validation-hook.ts';
 import { applyPlatform, type MountOptions, type ServicesProvider } from './with-platform.ts';
 
+/** Name of the Hyperdrive binding in wrangler.toml (`[[env.<group>.hyperdrive]] binding = "HYPERDRIVE"`). */
+export const HYPERDRIVE_BINDING = 'HYPERDRIVE';
+
+/**
+ * Where an edge function reaches PostgreSQL: through the Hyperdrive binding when the environment has
+ * one (a pool kept near the database, so a request does not pay for a fresh TCP, TLS and auth
+ * handshake to it), else the direct RI_DATABASE_URL (or RI_POSTGRES_* parts).
+ */
+export const edgeDatabaseUrl = (env: EnvSource): string => {
+  const binding = (env as Record<string, unknown>)[HYPERDRIVE_BINDING] as { connectionString?: unknown } | undefined;
+  if (binding && typeof binding.connectionString === 'string' && binding.connectionString !== '') return binding.connectionString;
+  return readDatabaseUrl(env);
+};
+
 /** A Workers-style module: `export default` of an entry file. */
 export interface EdgeFunction {
   fetch(request: Request, env: EnvSource, ctx: ExecutionContext): Response | Promise<Response>;
@@ -23,7 +37,8 @@ export interface EdgeMount extends MountOptions {
 /**
  * One resource group as a standalone edge function with the same conventions as the Node entry.
  * Settings and caches (JWKS, principals) live as long as the isolate; the database client is made
- * per request (edge runtimes cannot share sockets between requests) and ended after the response.
+ * per request (edge runtimes cannot share sockets between requests) and ended after the response;
+ * with Hyperdrive that client connects to the pool's local endpoint, not to the database itself.
  * Migrations are not run here: the Node web or worker process owns them (`SKIP_MIGRATIONS` spirit).
  */
 export const edgeFunction = (group: OpenAPIHono<AppEnv>, mount: EdgeMount): EdgeFunction => {
@@ -31,7 +46,7 @@ export const edgeFunction = (group: OpenAPIHono<AppEnv>, mount: EdgeMount): Edge
 
   const perRequestServices: ServicesProvider = async (c, next) => {
     const env = c.env as EnvSource;
-    if (isolate?.env !== env) isolate = { env, shared: createSharedServices(env), databaseUrl: readDatabaseUrl(env) };
+    if (isolate?.env !== env) isolate = { env, shared: createSharedServices(env), databaseUrl: edgeDatabaseUrl(env) };
     const connection = connectDatabase(isolate.databaseUrl, { max: 1 });
     c.set('services', { ...isolate.shared, db: connection.db });
     try {

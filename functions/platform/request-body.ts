@@ -20,11 +20,16 @@ const limiterFor = (maxSize: number) => {
   return limiter;
 };
 
+/** A fetch-API Request with these methods never has a body (`new Request` refuses one). */
+const BODILESS_METHODS = new Set(['GET', 'HEAD']);
+
 /**
  * MAX_REQUEST_BODY_BYTES (413) for every operation with a body, then an early JSON parse so an
  * unparseable body is a 400 `Invalid JSON body` before any validator runs (Hono caches the parse).
  */
 export const requestBody = createMiddleware<AppEnv>(async (c, next) => {
+  // Reading `c.req.raw.body` makes the Node adapter build a full Request: skip it where there is no body.
+  if (BODILESS_METHODS.has(c.req.method)) return next();
   const limit = c.get('services').settings.maxRequestBodyBytes;
   return limiterFor(limit)(c, async () => {
     const type = c.req.header('content-type') ?? '';

@@ -1,7 +1,10 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { readSystemServices } from '../../core/settings/system-services.ts';
 import { readWebSettings } from '../../core/settings/web-settings.ts';
@@ -9,6 +12,7 @@ import { connectDatabase, type Database } from '../../db/client.ts';
 import { prepareDatabase } from '../../core/start-up/prepare-database.ts';
 import { buildApp } from '../../functions/app.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
+import { Authenticator } from '../../functions/platform/auth/authenticator.ts';
 import { createServices } from '../../functions/platform/services.ts';
 import { startLocalIdp } from '../../scripts/local-idp.ts';
 import { startPostgres } from '../rig/postgres-server.ts';
@@ -16,8 +20,12 @@ import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test
 
 /** Connections per load run unless a bench says otherwise (the issues' "10 connections"). */
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-/** Seconds per measured run (after a short warm-up). */
+/** Seconds per measured run (BENCH_SECONDS; lower it for a quick look, the figures get noisier). */
 export const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+/** Seconds of load before each measured run (BENCH_WARMUP_SECONDS): JIT, pools and caches settle. */
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/** Paired rounds per comparison (BENCH_ROUNDS); the issue asks for at least five. */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Pool size of both the real app and the floor, so they compete on equal terms. */
 export const POOL_SIZE = 10;
 
@@ -42,10 +50,16 @@ export const listen = async (fetch: (request: Request) => Response | Promise<Res
 export interface BenchStack {
   /** The real web API (every group under /api/v1) on a loopback port. */
   api: Listening;
+  /** The same app, except that it verifies the token's signature on every request (no verified-token cache). */
+  verifyingApi: Listening;
   /** Drizzle over the bench database, for fixtures and for floor routes. */
   db: Database;
   /** postgres.js client on the same database (floor routes that want raw SQL). */
   sql: postgres.Sql;
+  /** The bench database, e.g. for edge functions run beside the Node app. */
+  databaseUrl: string;
+  /** The OIDC provider's issuer (AUTH_OIDC_ISSUER). */
+  issuer: string;
   /** A fresh access token of the bench service account from the real OIDC provider. */
   token(): Promise<string>;
   close(): Promise<void>;
@@ -82,17 +96,26 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
     ...env,
   };
   const connection = connectDatabase(databaseUrl, { max: POOL_SIZE });
-  const app = buildApp(staticServices(createServices(settingsEnv, connection.db, readWebSettings(settingsEnv))));
+  const settings = readWebSettings(settingsEnv);
+  const services = createServices(settingsEnv, connection.db, settings);
+  const app = buildApp(staticServices(services));
   handler = (request) => app.fetch(request);
+  const verifyingAuthenticator = new Authenticator(settings.auth, { cacheVerifiedTokens: false });
+  const verifyingApp = buildApp(staticServices({ ...services, authenticator: verifyingAuthenticator }));
+  const verifyingApi = await listen((request) => verifyingApp.fetch(request));
   const sql = postgres(databaseUrl, { max: POOL_SIZE, onnotice: () => {} });
 
   return {
     api,
+    verifyingApi,
     db: connection.db,
     sql,
+    databaseUrl,
+    issuer: idp.issuer,
     token: () => idp.clientCredentialsToken(account.clientId, account.clientSecret),
     close: async () => {
       await api.close();
+      await verifyingApi.close();
       await new Promise((resolve) => setTimeout(resolve, 300)); // let requests cut off mid-flight finish
       await idp.close();
       await sql.end({ timeout: 5 });
@@ -127,10 +150,12 @@ export interface LoadOptions {
   url: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
-  body?: string | Buffer;
+  /** A string (it crosses into the load generator's process as JSON). */
+  body?: string;
   connections?: number;
   seconds?: number;
-  /** Requests cycle through these (e.g. uploads that each need a fresh id). */
+  warmupSeconds?: number;
+  /** Requests cycle through these (plain data only: method, path, headers, body). */
   requests?: autocannon.Request[];
 }
 
@@ -143,30 +168,39 @@ export interface LoadResult {
   non2xx: number;
 }
 
+const loadGenerator = join(dirname(fileURLToPath(import.meta.url)), 'load-generator.ts');
+
+/** Runs the load generator as its own process and returns its JSON summary. */
+const runLoadGenerator = (job: object): Promise<Omit<LoadResult, 'name'>> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', loadGenerator], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(output)) : reject(new Error(`load generator exited with ${code}`)),
+    );
+    child.stdin.end(JSON.stringify(job));
+  });
+
 /**
- * Drives load with autocannon in a worker thread (so the generator does not share the event loop
- * of the servers under test): a 1 s warm-up, then the measured run. Any non-2xx or error fails loudly.
+ * Drives load with autocannon in its own process (never in the servers' process): a warm-up of
+ * WARMUP_SECONDS, then the measured run. Any non-2xx or error fails loudly.
  */
 export const measure = async (name: string, options: LoadOptions): Promise<LoadResult> => {
-  const base = {
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
-    requests: options.requests,
-    connections: options.connections ?? CONNECTIONS,
-    workers: 1,
-  } as autocannon.Options;
-  await autocannon({ ...base, duration: 1 });
-  const result = await autocannon({ ...base, duration: options.seconds ?? DURATION });
-  const summary: LoadResult = {
-    name,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
+  const result = await runLoadGenerator({
+    options: {
+      url: options.url,
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      body: options.body,
+      requests: options.requests,
+      connections: options.connections ?? CONNECTIONS,
+    },
+    warmupSeconds: options.warmupSeconds ?? WARMUP_SECONDS,
+    seconds: options.seconds ?? DURATION,
+  });
+  const summary: LoadResult = { name, ...result, requestsPerSecond: Math.round(result.requestsPerSecond) };
   if (summary.errors > 0 || summary.non2xx > 0) {
     throw new Error(`${name}: ${summary.errors} errors and ${summary.non2xx} non-2xx responses under load`);
   }
@@ -189,3 +223,6 @@ export const report = (title: string, rows: LoadResult[], reference?: (row: Load
     }),
   );
 };
+
+export { pairedRounds, pairedTimings, type Contender } from './paired-rounds.ts';
+export { printSummary, recordRatio, recordedRatios, type RatioRow } from './summary.ts';

@@ -1,117 +1,131 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../rig/postgres-server.ts';
-import { measure, report, type LoadResult } from './lib.ts';
+import { measure, pairedRounds, report, type Contender } from './lib.ts';
 
 /**
- * The storage service as it is deployed: its own program (`storage-service/server.ts`, one worker
- * process per CPU by default, then a single process), local backend, the load generator on the same
- * machine, 10 connections. Reference: the upstream storage service 3.1.0 measured that way served
- * about 3,700 public and 2,900 private 1 KB uploads/s and 4,700 reads/s; the target is twice that.
+ * The storage service as it is deployed (its own program, local backend) against a floor measured in
+ * the same run: a bare `node:http` server doing the same file write and read (storage-floor.ts, one
+ * process, so compare it with WORKERS=1; the default runs one worker per CPU). When
+ * BENCH_UPSTREAM_STORAGE_URL names the upstream service started side by side (recipe in
+ * ../shared/tools/upstream-storage/), it is measured against the same floor too.
+ * Upstream settings: BENCH_UPSTREAM_STORAGE_API_KEY (test-api-key-e2e), _BUCKET (documents), _VERSION (3.0.0).
  *
- * Uploads create one file each, so their rows measure the disk too: on a machine whose disk is rate
- * limited (a VM's token bucket), a run right after heavy disk use shows it. Compare runs on a quiet disk.
+ * Uploads create one file each, so they measure the disk too: compare runs on a quiet disk.
  */
-const REFERENCE: Record<string, number> = {
-  'upload 1 KB JSON public': 3700,
-  'upload 1 KB JSON private': 2900,
-  'read 1 KB JSON': 4700,
-};
 const API_KEY = 'bench-storage-key';
-const json = JSON.stringify({ data: { payload: 'x'.repeat(1000) } });
-const jsonHeaders = { 'content-type': 'application/json', 'x-api-key': API_KEY };
+const BUCKET = 'documents';
+const data = { payload: 'x'.repeat(1000) };
+const jsonUpload = (bucket: string) => JSON.stringify({ bucket, data });
 const boundary = 'css-bench-boundary';
-// ASCII content so the body can cross into autocannon's worker thread as a string.
 const file = '%PDF-1.7 '.padEnd(1024 * 1024, 'x');
 const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="doc.pdf"\r\nContent-Type: application/pdf\r\n\r\n${file}\r\n--${boundary}--\r\n`;
-const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-api-key': API_KEY };
+
+interface Target {
+  name: string;
+  /** Upload URLs by visibility. */
+  upload: (visibility: 'public' | 'private') => string;
+  apiKey: string;
+  bucket: string;
+  /** A stored 1 KB JSON object's URL. */
+  readUrl?: string;
+  stop(): Promise<void>;
+}
 
 const directories: string[] = [];
+const settleDisk = () => spawnSync('sync', { stdio: 'ignore' });
 
-/** `storage-service/server.ts` as its own program on a fresh directory; WORKERS unset means its default. */
-const startService = async (workers?: number) => {
+const waitForHealth = async (url: string, child?: ChildProcess) => {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/health-check`)).ok) return;
+    } catch {
+      if (i > 200 || child?.exitCode != null) throw new Error(`${url} did not start`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+};
+
+/** A program of ours on a fresh directory and port: the storage service or the floor. */
+const startProgram = async (name: string, script: string, env: Record<string, string>, uploadAt: (url: string) => Target['upload']) => {
   const dir = await mkdtemp(join(tmpdir(), 'css-storage-bench-'));
+  directories.push(dir); // removed when the bench ends: deleting many files keeps the disk busy
   const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'storage-service/server.ts'], {
-    env: {
-      ...process.env,
-      API_KEY,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOCAL_DIRECTORY: dir,
-      AVAILABLE_BUCKETS: 'documents',
-      DEFAULT_BUCKET: 'documents',
-      LOG_LEVEL: 'error',
-      ...(workers ? { WORKERS: String(workers) } : {}),
-    },
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, API_KEY, PORT: String(port), HOST: '127.0.0.1', LOCAL_DIRECTORY: dir, AVAILABLE_BUCKETS: BUCKET, DEFAULT_BUCKET: BUCKET, LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    const exited = new Promise((done) => server.once('exit', done));
-    server.kill('SIGTERM');
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
     await exited;
   };
-  // Removed when the bench ends, not between services: deleting tens of thousands of files keeps the disk busy.
-  directories.push(dir);
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/health-check`)).ok) break;
-    } catch {
-      if (i > 200) {
-        await stop();
-        throw new Error('the storage service did not start');
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  const upload = async (body: string, headers: Record<string, string>) =>
-    (await (await fetch(`${url}/api/v4/public`, { method: 'POST', headers, body })).json()) as { uri: string };
-  // Warm every worker's code paths before anything is measured.
-  await measure('warm-up', { url: `${url}/api/v4/public`, method: 'POST', headers: jsonHeaders, body: json, seconds: 2 });
-  return { url, stop, small: await upload(json, jsonHeaders), large: await upload(multipart, multipartHeaders) };
+  await waitForHealth(url, child);
+  const target: Target = { name, upload: uploadAt(url), apiKey: API_KEY, bucket: BUCKET, stop };
+  return target;
 };
 
-const jsonRows = async (url: string, readUri: string, label = '') => [
-  await measure(`upload 1 KB JSON public${label}`, { url: `${url}/api/v4/public`, method: 'POST', headers: jsonHeaders, body: json }),
-  await measure(`upload 1 KB JSON private${label}`, { url: `${url}/api/v4/private`, method: 'POST', headers: jsonHeaders, body: json }),
-  await measure(`read 1 KB JSON${label}`, { url: readUri }),
-];
-
-/** Measures one service (`WORKERS` as given, else its default) and stops it, whatever happens. */
-const measured = async (workers: number | undefined, rowsOf: (service: Awaited<ReturnType<typeof startService>>) => Promise<LoadResult[]>) => {
-  // The 1 MB rows leave a gigabyte or more to write back: each service starts on a settled disk.
-  settleDisk();
-  const service = await startService(workers);
-  try {
-    return await rowsOf(service);
-  } finally {
-    await service.stop();
-  }
+const headersOf = (target: Target) => ({ 'content-type': 'application/json', 'x-api-key': target.apiKey });
+const prepare = async (target: Target) => {
+  const response = await fetch(target.upload('public'), { method: 'POST', headers: headersOf(target), body: jsonUpload(target.bucket) });
+  if (response.status !== 201) throw new Error(`${target.name}: upload gave ${response.status} ${await response.text()}`);
+  target.readUrl = ((await response.json()) as { uri: string }).uri;
+  await measure(`${target.name} warm-up`, { url: target.upload('public'), method: 'POST', headers: headersOf(target), body: jsonUpload(target.bucket), seconds: 2 });
+  return target;
 };
 
-/** Flushes and commits what earlier work left on the disk (`sync` waits for the journal). */
-const settleDisk = () => spawnSync('sync', { stdio: 'ignore' });
-
-const rows: LoadResult[] = [];
+const targets: Target[] = [];
 try {
-  rows.push(
-    ...(await measured(undefined, async ({ url, small, large }) => [
-      ...(await jsonRows(url, small.uri)),
-      await measure('upload 1 MB file public', { url: `${url}/api/v4/public`, method: 'POST', headers: multipartHeaders, body: multipart }),
-      await measure('read 1 MB file', { url: large.uri }),
-    ])),
-  );
-  rows.push(...(await measured(1, ({ url, small }) => jsonRows(url, small.uri, ', WORKERS=1'))));
+  settleDisk();
+  const service = (workers?: number) =>
+    startProgram(`storage service, WORKERS=${workers ?? `default (${availableParallelism()})`}`, 'storage-service/server.ts', workers ? { WORKERS: String(workers) } : {}, (url: string) => (v: string) => `${url}/api/v4/${v}`);
+  const floor = await prepare(await startProgram('floor (bare node:http)', 'test/bench/storage-floor.ts', {}, (url: string) => (v: string) => `${url}/${v}`));
+  targets.push(floor);
+  targets.push(await prepare(await service(1)));
+  targets.push(await prepare(await service()));
+  const upstreamUrl = process.env.BENCH_UPSTREAM_STORAGE_URL?.replace(/\/$/, '');
+  if (upstreamUrl) {
+    const version = process.env.BENCH_UPSTREAM_STORAGE_VERSION ?? '3.0.0';
+    targets.push(
+      await prepare({
+        name: 'upstream storage service',
+        upload: (v) => `${upstreamUrl}/api/${version}/${v}`,
+        apiKey: process.env.BENCH_UPSTREAM_STORAGE_API_KEY ?? 'test-api-key-e2e',
+        bucket: process.env.BENCH_UPSTREAM_STORAGE_BUCKET ?? BUCKET,
+        stop: async () => {},
+      }),
+    );
+  } else {
+    console.log('No BENCH_UPSTREAM_STORAGE_URL: the upstream service is not compared in this run.');
+  }
+
+  const compare = (label: string, loadOf: (target: Target) => Contender['load']) =>
+    pairedRounds(
+      `Storage ${label}: against the floor`,
+      { name: `floor ${label}`, load: loadOf(floor) },
+      targets.slice(1).map((target) => ({ name: `${target.name}: ${label}`, load: loadOf(target) })),
+    );
+  const upload = (visibility: 'public' | 'private') => (target: Target) => ({
+    url: target.upload(visibility), method: 'POST' as const, headers: headersOf(target), body: jsonUpload(target.bucket),
+  });
+  await compare('upload 1 KB JSON public', upload('public'));
+  await compare('upload 1 KB JSON private', upload('private'));
+  await compare('read 1 KB JSON', (target) => ({ url: target.readUrl! }));
+
+  // 1 MB files through the default service (no floor: it would need its own multipart parser).
+  const deployed = targets[2]!;
+  const multipartHeaders = { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-api-key': API_KEY };
+  const large = await fetch(deployed.upload('public'), { method: 'POST', headers: multipartHeaders, body: multipart });
+  const largeUri = ((await large.json()) as { uri: string }).uri;
+  report(`Storage service, WORKERS default, 1 MB files`, [
+    await measure('upload 1 MB file public', { url: deployed.upload('public'), method: 'POST', headers: multipartHeaders, body: multipart }),
+    await measure('read 1 MB file', { url: largeUri }),
+  ]);
 } finally {
+  for (const target of targets) await target.stop();
   for (const dir of directories) await rm(dir, { recursive: true, force: true });
-  // The deletes are committed before the bench ends, not while whatever runs next is measured.
   settleDisk();
 }
-report(
-  `Storage service (own program, WORKERS default = ${availableParallelism()} CPUs, then 1), local backend, 10 connections (reference: upstream 3.1.0 measured the same way)`,
-  rows,
-  (row) => REFERENCE[row.name.replace(', WORKERS=1', '')],
-);

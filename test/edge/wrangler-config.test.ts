@@ -19,6 +19,12 @@ describe('wrangler.toml', () => {
     }
   });
 
+  it('binds Hyperdrive as HYPERDRIVE in every resource group (the storage service has no database)', () => {
+    for (const { group } of edgeEntries().filter((e) => e.group !== 'storage')) {
+      expect(wrangler).toMatch(new RegExp(`\\[\\[env\\.${group}\\.hyperdrive\\]\\]\\nbinding = "HYPERDRIVE"\\nid = "`));
+    }
+  });
+
   /** `wrangler deploy --dry-run` of one environment: what it prints. */
   const dryRun = async (env: string) =>
     (
@@ -32,6 +38,8 @@ describe('wrangler.toml', () => {
     const stdout = await dryRun('registrars');
     expect(stdout).toContain('--dry-run: exiting now');
     expect(stdout).toContain('env.AUTH_OIDC_ISSUER');
+    expect(stdout).toContain('env.HYPERDRIVE');
+    expect(stdout).toContain('dist/edge/registrars.js');
   }, 180_000);
 
   it('deploys the storage service from our bundle (its build runs first; dry run)', async () => {

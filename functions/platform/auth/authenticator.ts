@@ -23,14 +23,20 @@ export class Authenticator {
   readonly discovery: OidcDiscovery;
   readonly #principals = new TtlCache<ResolvedPrincipal>(PRINCIPAL_CACHE_MS);
   readonly #verifiedTokens = new TtlCache<JWTPayload & { sub: string }>(VERIFIED_TOKEN_CACHE_MS);
+  readonly #cacheVerifiedTokens: boolean;
 
-  constructor(readonly settings: AuthSettings) {
+  /** `cacheVerifiedTokens: false` verifies every request's signature (benches measure that case). */
+  constructor(
+    readonly settings: AuthSettings,
+    options: { cacheVerifiedTokens?: boolean } = {},
+  ) {
     this.discovery = new OidcDiscovery(settings.issuer);
+    this.#cacheVerifiedTokens = options.cacheVerifiedTokens ?? true;
   }
 
   /** Service-account access token: signature (JWKS), issuer, audience, expiry, and a `sub`. */
   async verifyAccessToken(token: string): Promise<JWTPayload & { sub: string }> {
-    const known = this.#verifiedTokens.get(token);
+    const known = this.#cacheVerifiedTokens ? this.#verifiedTokens.get(token) : undefined;
     if (known && (known.exp === undefined || known.exp * 1000 > Date.now())) return known;
     const idp = await this.discovery.endpoints();
     let payload: JWTPayload;
@@ -47,7 +53,7 @@ export class Authenticator {
     }
     const verified = payload as JWTPayload & { sub: string };
     const lifetime = verified.exp === undefined ? VERIFIED_TOKEN_CACHE_MS : verified.exp * 1000 - Date.now();
-    if (lifetime > 0) this.#verifiedTokens.set(token, verified, Math.min(lifetime, VERIFIED_TOKEN_CACHE_MS));
+    if (lifetime > 0 && this.#cacheVerifiedTokens) this.#verifiedTokens.set(token, verified, Math.min(lifetime, VERIFIED_TOKEN_CACHE_MS));
     return verified;
   }
 

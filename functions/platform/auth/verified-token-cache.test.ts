@@ -1,0 +1,44 @@
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTVerifyGetKey } from 'jose';
+import { describe, expect, it } from 'vitest';
+import type { AuthSettings } from '../../../core/settings/web-settings.ts';
+import { Authenticator } from './authenticator.ts';
+
+const issuer = 'https://id.example.com';
+const audience = 'credential-support-service';
+const settings = { issuer, serviceAccountAudience: audience, tenantMode: 'open' } as AuthSettings;
+
+/** An authenticator whose IDP is a local key set that counts how often a signature is checked. */
+const authenticatorWithCountedKeys = async (options?: { cacheVerifiedTokens?: boolean }) => {
+  const { publicKey, privateKey } = await generateKeyPair('ES256');
+  const keys = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' }] });
+  let checks = 0;
+  const counted: JWTVerifyGetKey = (header, token) => {
+    checks += 1;
+    return keys(header, token);
+  };
+  const authenticator = new Authenticator(settings, options);
+  authenticator.discovery.endpoints = async () => ({ issuer, jwks: counted }) as Awaited<ReturnType<typeof authenticator.discovery.endpoints>>;
+  const token = await new SignJWT({ sub: 'svc' })
+    .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setExpirationTime('1h')
+    .sign(privateKey);
+  return { authenticator, token, checks: () => checks };
+};
+
+describe('verified-token cache', () => {
+  it('checks a reused token signature once by default', async () => {
+    const { authenticator, token, checks } = await authenticatorWithCountedKeys();
+    await authenticator.verifyAccessToken(token);
+    await authenticator.verifyAccessToken(token);
+    expect(checks()).toBe(1);
+  });
+
+  it('checks the signature on every call with cacheVerifiedTokens: false (the benches\' per-request variant)', async () => {
+    const { authenticator, token, checks } = await authenticatorWithCountedKeys({ cacheVerifiedTokens: false });
+    expect((await authenticator.verifyAccessToken(token)).sub).toBe('svc');
+    expect((await authenticator.verifyAccessToken(token)).sub).toBe('svc');
+    expect(checks()).toBe(2);
+  });
+});

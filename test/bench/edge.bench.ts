@@ -1,0 +1,133 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Miniflare } from 'miniflare';
+import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
+import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
+import { ROUNDS, recordRatio, startBenchStack } from './lib.ts';
+
+/**
+ * Edge functions in workerd (Miniflare, as test/edge runs them).
+ * 1. Cold start: a fresh workerd with the registrars bundle against one with a trivial worker, in
+ *    alternating paired rounds: time until ready, and until the first response (a 401, no database).
+ *    Target: the registrars bundle < 300 ms above the trivial worker.
+ * 2. Warm authenticated GET /api/v1/registrars/{id} (one PostgreSQL client per request), with the
+ *    direct RI_DATABASE_URL and through a Hyperdrive binding. Locally Miniflare's Hyperdrive connects
+ *    straight to the database (no pool), so the pooled gain only shows on Cloudflare.
+ */
+const WARM_REQUESTS = Number(process.env.BENCH_EDGE_WARM_REQUESTS ?? 100);
+const base = 'http://edge.test';
+const dir = await mkdtemp(join(tmpdir(), 'css-edge-bench-'));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const common = { modulesRoot: dir, compatibilityDate: '2026-07-01', compatibilityFlags: ['nodejs_compat'] };
+/** The bundle handed over as one module, so Miniflare does not parse it in Node to find its imports. */
+const moduleOf = async (path: string) => ({ modules: [{ type: 'ESModule' as const, path, contents: await readFile(path) }] });
+
+const trivial = join(dir, 'trivial.js');
+await writeFile(trivial, "export default { fetch: () => new Response('ok') };\n");
+const registrars = join(dir, 'registrars.js');
+await bundleEdgeEntry('functions/registrars/edge.ts', registrars);
+
+/** A fresh workerd with one worker: ms until ready and until its first response. */
+const coldStart = async (scriptPath: string, bindings: Record<string, string>) => {
+  const started = performance.now();
+  // Reading the file is part of the start (both workers pay it).
+  const mf = new Miniflare({ ...common, ...(await moduleOf(scriptPath)), bindings });
+  try {
+    await mf.ready;
+    const ready = performance.now() - started;
+    const response = await mf.dispatchFetch(`${base}/api/v1/registrars`);
+    await response.arrayBuffer();
+    return { ready, firstResponse: performance.now() - started };
+  } finally {
+    await mf.dispose();
+  }
+};
+
+// The database and OIDC provider of the bench stack (its Node app stays idle here).
+const stack = await startBenchStack();
+const bindings = {
+  RI_DATABASE_URL: stack.databaseUrl,
+  RI_APP_URL: base,
+  DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+  AUTH_OIDC_ISSUER: stack.issuer,
+  AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
+  AUTH_OIDC_CLIENT_SECRET: TEST_APP_CLIENT.clientSecret,
+  AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
+  LOG_LEVEL: 'error',
+};
+
+/** Sequential authenticated GETs on a warm worker: median and p90 ms. */
+const warmLatency = async (hyperdrive: boolean) => {
+  const mf = new Miniflare({
+    ...common,
+    ...(await moduleOf(registrars)),
+    bindings: hyperdrive ? { ...bindings, RI_DATABASE_URL: 'postgres://unused.invalid/none' } : bindings,
+    ...(hyperdrive ? { hyperdrives: { HYPERDRIVE: stack.databaseUrl } } : {}),
+  });
+  try {
+    const token = await stack.token();
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await mf.dispatchFetch(`${base}/api/v1/registrars`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Edge bench', namespace: `edge-${hyperdrive ? 'pooled' : 'direct'}`, url: 'https://edge.example.com' }),
+    });
+    if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    const times: number[] = [];
+    for (let i = 0; i < WARM_REQUESTS + 10; i += 1) {
+      const started = performance.now();
+      const response = await mf.dispatchFetch(`${base}/api/v1/registrars/${id}`, { headers });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`GET: ${response.status}`);
+      if (i >= 10) times.push(performance.now() - started);
+    }
+    return { median: median(times), p90: percentile(times, 0.9) };
+  } finally {
+    await mf.dispose();
+  }
+};
+
+try {
+  const trivialRuns: { ready: number; firstResponse: number }[] = [];
+  const registrarRuns: { ready: number; firstResponse: number }[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    if (round % 2 === 0) {
+      trivialRuns.push(await coldStart(trivial, {}));
+      registrarRuns.push(await coldStart(registrars, bindings));
+    } else {
+      registrarRuns.push(await coldStart(registrars, bindings));
+      trivialRuns.push(await coldStart(trivial, {}));
+    }
+  }
+  const above = registrarRuns.map((run, i) => run.firstResponse - trivialRuns[i]!.firstResponse);
+  console.log(`\nEdge cold start in workerd (Miniflare), ${ROUNDS} paired rounds, order alternating`);
+  console.table([
+    { worker: 'trivial', 'ready ms (median)': Math.round(median(trivialRuns.map((r) => r.ready))), 'first response ms (median)': Math.round(median(trivialRuns.map((r) => r.firstResponse))) },
+    { worker: 'registrars', 'ready ms (median)': Math.round(median(registrarRuns.map((r) => r.ready))), 'first response ms (median)': Math.round(median(registrarRuns.map((r) => r.firstResponse))) },
+  ]);
+  console.log(`registrars above trivial, per round: ${above.map(Math.round).join(' ')} ms; median ${Math.round(median(above))} ms (target < 300 ms)`);
+  const ratios = registrarRuns.map((run, i) => trivialRuns[i]!.firstResponse / run.firstResponse);
+  recordRatio({
+    measured: 'edge cold start to first response, registrars',
+    reference: 'trivial worker',
+    ratio: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    rounds: ROUNDS,
+    detail: `+${Math.round(median(above))} ms above trivial (target < 300 ms)`,
+  });
+
+  const direct = await warmLatency(false);
+  const pooled = await warmLatency(true);
+  console.log(`\nWarm authenticated GET /api/v1/registrars/{id} in workerd, ${WARM_REQUESTS} sequential requests`);
+  console.table([
+    { database: 'direct RI_DATABASE_URL', 'median ms': direct.median.toFixed(1), 'p90 ms': direct.p90.toFixed(1) },
+    { database: 'Hyperdrive binding (local: no pool)', 'median ms': pooled.median.toFixed(1), 'p90 ms': pooled.p90.toFixed(1) },
+  ]);
+} finally {
+  await stack.close();
+  await rm(dir, { recursive: true, force: true });
+}
