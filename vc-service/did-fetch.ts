@@ -66,6 +66,9 @@ export const createDocumentFetcher =
     let url = start;
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'https:') throw new Error(`${url.href} is not HTTPS`);
+      // An address written in the URL is connected to without a lookup: check it here.
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      if (ipaddr.isValid(literal) && !options.allowPrivate && !isPublic(literal)) throw new Error(`${url.host} is not a public address`);
       const { status, location, body } = await getOnce(url, lookup);
       if (status >= 300 && status < 400 && location) {
         if (hop >= MAX_REDIRECTS) throw new Error('more than 3 redirects');
