@@ -26,7 +26,7 @@ const PROTECTED = [
 describe('VC service auth: Bearer API_KEY on /v2 and /agent, documents and status lists public', () => {
   it('every protected route answers 401 without a token, with a wrong one, or with another scheme, and does nothing', async () => {
     for (const path of PROTECTED) {
-      for (const headers of [{}, { authorization: 'Bearer wrong-key' }, { authorization: `Basic ${vc.apiKey}` }, { authorization: 'Bearer' }]) {
+      for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong-key' }, { authorization: `Basic ${vc.apiKey}` }, { authorization: 'Bearer' }]) {
         const res = await vc.call('POST', path, { key: null, headers, json: { alias: 'sneaky.example.com' } });
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
         expect(res.body).toEqual({ error: 'unauthorized: send Authorization: Bearer <API_KEY>' });
