@@ -33,6 +33,7 @@ export const startVcServer = async (
   const fetchDocument = options.fetchDocument ?? createDocumentFetcher({ allowPrivate: settings.allowPrivateDidHosts });
   const resolver = createDidResolver({ identifiers, fetchDocument, cacheSeconds: settings.didCacheSeconds });
   const statusLists = createStatusLists({ sql, identifiers, publicUrl: settings.publicUrl });
+  await statusLists.listen((error) => logger.warn('Status list change listener failed', { error: String(error) }));
   const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, logger });
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   await new Promise<void>((done) => server.once('listening', () => done()));

@@ -10,6 +10,10 @@ export const MIN_LIST_LENGTH = 131_072;
 const MAX_LIST_LENGTH = 16 * MIN_LIST_LENGTH;
 const PURPOSE = /^[a-z][a-zA-Z]{0,31}$/;
 export const STATUS_LIST_PATH = '/credentials/status/bitstring-status-list';
+/** Other processes of this service drop a list from their bit caches when one of its bits changes. */
+const CHANGED = 'vc_service_status_list_changed';
+/** Backstop should a change notification be lost (the listening connection dropped): bits are re-read after this. */
+const BITS_CACHE_MS = 5_000;
 
 export interface StatusEntry {
   id: string;
@@ -34,6 +38,17 @@ const integerField = (body: Record<string, unknown>, field: string, fallback: nu
  */
 export const createStatusLists = (deps: { sql: postgres.Sql; identifiers: IdentifierStore; publicUrl: string }) => {
   const { sql, identifiers } = deps;
+  // Verification reads bits from here: a database round trip per credential would cost more than the signature check.
+  const bitsCache = new Map<string, { purpose: string; bits: Uint8Array; expires: number }>();
+  const cachedBits = async (id: string) => {
+    const cached = bitsCache.get(id);
+    if (cached && cached.expires > Date.now()) return cached;
+    const [row] = await sql<{ purpose: string; bits: Uint8Array }[]>`select purpose, bits from vc_service.status_lists where id = ${id}`;
+    if (!row) return undefined;
+    const entry = { purpose: row.purpose, bits: new Uint8Array(row.bits), expires: Date.now() + BITS_CACHE_MS };
+    bitsCache.set(id, entry);
+    return entry;
+  };
   const listBase = `${deps.publicUrl}${STATUS_LIST_PATH}/`;
   const urlOf = (id: string | number) => `${listBase}${id}`;
 
@@ -71,6 +86,11 @@ export const createStatusLists = (deps: { sql: postgres.Sql; identifiers: Identi
 
   return {
     listIdOf,
+
+    /** Starts listening for other processes' bit changes (without it, the cache still expires in 5 s). */
+    async listen(onError: (error: unknown) => void) {
+      await sql.listen(CHANGED, (id) => bitsCache.delete(id)).catch(onError);
+    },
 
     async mint(body: Record<string, unknown>): Promise<StatusEntry> {
       const purpose = requiredText(body, 'statusPurpose');
@@ -123,7 +143,9 @@ export const createStatusLists = (deps: { sql: postgres.Sql; identifiers: Identi
         const signed = await signList(id, issuer, purpose, bitstring.bits);
         await tx`update vc_service.status_lists set bits = ${bitstring.bits}, credential = ${signed.text}, etag = ${signed.etag}, updated_at = now()
           where id = ${id}`;
+        await tx`select pg_notify(${CHANGED}, ${id})`;
       });
+      bitsCache.delete(id);
       return { status };
     },
 
@@ -132,11 +154,10 @@ export const createStatusLists = (deps: { sql: postgres.Sql; identifiers: Identi
       const id = typeof entry.statusListCredential === 'string' ? listIdOf(entry.statusListCredential) : undefined;
       const index = typeof entry.statusListIndex === 'string' ? Number(entry.statusListIndex) : entry.statusListIndex;
       if (!id || typeof index !== 'number' || !Number.isInteger(index) || index < 0) return undefined;
-      const [row] = await sql<{ purpose: string; length: number; byte: number | null }[]>`
-        select purpose, length, get_byte(bits, ${index >> 3}) as byte from vc_service.status_lists where id = ${id} and length > ${index}`;
-      if (!row || row.byte === null) return undefined;
+      const list = await cachedBits(id);
+      if (!list || index >= list.bits.length * 8) return undefined;
       // Index 0 is the first byte's most significant bit (the spec's order, and the library's).
-      return { set: ((row.byte >> (7 - (index & 7))) & 1) === 1, purpose: row.purpose };
+      return { set: ((list.bits[index >> 3]! >> (7 - (index & 7))) & 1) === 1, purpose: list.purpose };
     },
 
     async published(id: string): Promise<{ text: string; etag: string } | undefined> {

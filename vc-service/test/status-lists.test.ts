@@ -72,6 +72,8 @@ describe('VC service bitstring status lists (contract C.5)', () => {
     const check = () => vc.agent('checkBitstringStatus', { verifiableCredential: { credentialStatus: entry, issuer: { id: issuer } } });
     expect((await check()).body).toEqual({ revoked: false });
     expect((await vc.agent('routeVerificationCredential', { credential: enveloped })).body.verified).toBe(true);
+    // The second process reads (and caches) the list's bits now; the change below must reach it.
+    expect((await second.agent('routeVerificationCredential', { credential: enveloped })).body.verified).toBe(true);
 
     const set = { statusListCredential: entry.statusListCredential, statusListVCIssuer: issuer, statusPurpose: 'revocation', index: entry.statusListIndex, status: true };
     expect(await vc.agent('setBitstringStatus', set)).toEqual({ status: 200, body: { status: true } });
