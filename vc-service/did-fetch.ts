@@ -34,9 +34,10 @@ const guardedLookup =
     });
   };
 
-const getOnce = (url: URL, lookup: LookupFunction) =>
+const getOnce = (url: URL, lookup: LookupFunction, ca: string | undefined) =>
   new Promise<{ status: number; location?: string; body: Buffer }>((resolve, reject) => {
-    const req = request(url, { method: 'GET', lookup, timeout: TIMEOUT_MS, headers: { accept: 'application/did+json, application/json' } }, (res) => {
+    const options = { method: 'GET', lookup, ca, timeout: TIMEOUT_MS, headers: { accept: 'application/did+json, application/json' } };
+    const req = request(url, options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -60,7 +61,7 @@ const getOnce = (url: URL, lookup: LookupFunction) =>
  * addresses on every hop (unless `allowPrivate`), 10 s per hop, 1 MiB, at most 3 redirects.
  */
 export const createDocumentFetcher =
-  (options: { allowPrivate: boolean }): DocumentFetcher =>
+  (options: { allowPrivate: boolean; /** Trusted certificates instead of Node's bundle (tests). */ ca?: string }): DocumentFetcher =>
   async (start) => {
     const lookup = guardedLookup(options.allowPrivate);
     let url = start;
@@ -69,7 +70,7 @@ export const createDocumentFetcher =
       // An address written in the URL is connected to without a lookup: check it here.
       const literal = url.hostname.replace(/^\[|\]$/g, '');
       if (ipaddr.isValid(literal) && !options.allowPrivate && !isPublic(literal)) throw new Error(`${url.host} is not a public address`);
-      const { status, location, body } = await getOnce(url, lookup);
+      const { status, location, body } = await getOnce(url, lookup, options.ca);
       if (status >= 300 && status < 400 && location) {
         if (hop >= MAX_REDIRECTS) throw new Error('more than 3 redirects');
         url = new URL(location, url);

@@ -1,3 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CompactSign, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '../../test/rig/databases.ts';
@@ -81,5 +87,45 @@ describe('did:web document fetch bounds', () => {
     await expect(fetchDocument(new URL('https://127.0.0.1:9/.well-known/did.json'))).rejects.toThrow(/not a public address/);
     await expect(fetchDocument(new URL('https://[::1]:9/.well-known/did.json'))).rejects.toThrow(/not a public address/);
     await expect(fetchDocument(new URL('https://localhost:9/.well-known/did.json'))).rejects.toThrow(/non-public address/);
+  });
+});
+
+describe('did:web document fetch over real TLS', () => {
+  let dir: string;
+  let server: Server;
+  let base: string;
+  let ca: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'css-vc-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=localhost',
+      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    ca = await readFile(join(dir, 'cert.pem'), 'utf8');
+    server = createServer({ key: await readFile(join(dir, 'key.pem')), cert: ca }, (req, res) => {
+      const hops = /^\/hop\/(\d+)$/.exec(req.url ?? '');
+      if (hops) {
+        const n = Number(hops[1]);
+        res.writeHead(302, { location: n > 0 ? `/hop/${n - 1}` : '/.well-known/did.json' }).end();
+      } else if (req.url === '/to-http') res.writeHead(302, { location: 'http://localhost/.well-known/did.json' }).end();
+      else if (req.url === '/huge') res.end(JSON.stringify({ id: 'x', pad: 'x'.repeat(1_100_000) }));
+      else if (req.url === '/.well-known/did.json') res.end(JSON.stringify({ id: 'did:web:localhost' }));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+    base = `https://localhost:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('follows up to 3 redirects over HTTPS; more, an HTTP hop, a body over 1 MiB, an untrusted certificate or a 404 fail', async () => {
+    const fetchDocument = createDocumentFetcher({ allowPrivate: true, ca });
+    expect(await fetchDocument(new URL(`${base}/hop/2`))).toEqual({ id: 'did:web:localhost' });
+    await expect(fetchDocument(new URL(`${base}/hop/3`))).rejects.toThrow(/more than 3 redirects/);
+    await expect(fetchDocument(new URL(`${base}/to-http`))).rejects.toThrow(/not HTTPS/);
+    await expect(fetchDocument(new URL(`${base}/huge`))).rejects.toThrow(/larger than 1 MiB/);
+    await expect(fetchDocument(new URL(`${base}/nothing`))).rejects.toThrow(/HTTP 404/);
+    await expect(createDocumentFetcher({ allowPrivate: true })(new URL(`${base}/.well-known/did.json`))).rejects.toThrow(/self[- ]signed/i);
   });
 });
