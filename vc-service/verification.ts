@@ -1,5 +1,4 @@
-import { compactVerify, decodeProtectedHeader, type JWK } from 'jose';
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import type { DidResolver } from './did-resolver.ts';
 import { asObject } from './errors.ts';
 import { issuerIdOf } from './signing.ts';
@@ -28,12 +27,12 @@ const MAX_IMPORTED_KEYS = 1000;
  * entries unless `policies.credentialStatus` is false.
  */
 export const createVerifier = (deps: { resolver: DidResolver; statusLists: StatusLists }) => {
-  const imported = new Map<string, KeyObject>();
-  const importJwk = (jwk: JWK): KeyObject => {
-    const text = JSON.stringify(jwk);
+  const imported = new Map<string, Awaited<ReturnType<typeof importJWK>>>();
+  const importKey = async (jwk: JWK, alg: string) => {
+    const text = `${alg} ${JSON.stringify(jwk)}`;
     let key = imported.get(text);
     if (!key) {
-      key = createPublicKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
+      key = await importJWK(jwk, alg);
       if (imported.size >= MAX_IMPORTED_KEYS) imported.delete(imported.keys().next().value!);
       imported.set(text, key);
     }
@@ -89,7 +88,8 @@ export const createVerifier = (deps: { resolver: DidResolver; statusLists: Statu
       return failed('invalid_signature', "kid does not match any key in the issuer's DID document");
     }
     try {
-      await compactVerify(jws, importJwk(method.publicKeyJwk as JWK), { algorithms: ['EdDSA', 'ES256', 'ES256K', 'ES384', 'PS256', 'RS256'] });
+      const key = await importKey(method.publicKeyJwk as JWK, header.alg);
+      await compactVerify(jws, key, { algorithms: ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'PS256', 'RS256'] });
     } catch (error) {
       return failed('invalid_signature', `the signature does not verify (${error instanceof Error ? error.message : String(error)})`);
     }

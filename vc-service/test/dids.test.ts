@@ -106,6 +106,10 @@ describe('VC service DIDs (contract C.4)', () => {
       ].join('\n');
       for (const form of [seed.toString('hex'), seed.toString('base64url'), seed.toString('base64')]) expect(shown).not.toContain(form);
       expect(shown).not.toMatch(/private/i);
+      // Its tables live in its own schema: nothing else is created in the database it is given.
+      const schemas = await sql<{ table_schema: string }[]>`select distinct table_schema from information_schema.tables
+        where table_schema not in ('pg_catalog', 'information_schema')`;
+      expect(schemas.map((r) => r.table_schema)).toEqual(['vc_service']);
     } finally {
       await sql.end();
     }
