@@ -5,6 +5,7 @@ import { startWorker } from '../consumers/worker.ts';
 import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
 import { startWebServer } from '../functions/server.ts';
 import { startStorageServer } from '../storage-service/server.ts';
+import { startVcServer } from '../vc-service/server.ts';
 import { startPostgres } from '../test/rig/postgres-server.ts';
 import { startLocalIdp } from './local-idp.ts';
 import { readLocalServiceAccounts } from './local-accounts.ts';
@@ -57,8 +58,26 @@ const storage = startStorageServer(
   { hostname: '127.0.0.1' },
 );
 
+const VC_PORT = Number(env.VC_PORT ?? 3332);
+const VC_API_KEY = env.VC_API_KEY ?? 'local-dev-vc-api-key';
+// The VC service keeps its tables in its own schema (vc_service) of the same local database.
+const vc = await startVcServer(
+  {
+    ...env,
+    PORT: String(VC_PORT),
+    API_KEY: VC_API_KEY,
+    DATABASE_URL: env.VC_DATABASE_URL ?? env.RI_DATABASE_URL ?? postgres.adminUrl,
+    // Development only: a fixed key, so local keys survive restarts. Deployments set their own.
+    KEY_ENCRYPTION_KEY: env.VC_KEY_ENCRYPTION_KEY ?? DEVELOPMENT_PLACEHOLDER_KEY,
+    PUBLIC_URL: env.VC_PUBLIC_URL ?? `http://localhost:${VC_PORT}`,
+  },
+  { hostname: '127.0.0.1' },
+);
+
 const stackEnv = {
   ...env,
+  SYSTEM_VC_BASE_URL: env.SYSTEM_VC_BASE_URL ?? `http://localhost:${VC_PORT}`,
+  SYSTEM_VC_API_KEY: env.SYSTEM_VC_API_KEY ?? VC_API_KEY,
   SYSTEM_STORAGE_BASE_URL: env.SYSTEM_STORAGE_BASE_URL ?? `http://localhost:${STORAGE_PORT}`,
   // The local storage service (and local upstream doubles) live on loopback; production keeps the guard on.
   FETCH_ALLOW_PRIVATE_URLS: env.FETCH_ALLOW_PRIVATE_URLS ?? 'true',
@@ -82,6 +101,8 @@ Credential Support Service is running (local development)
   Worker         running (pg-boss queues in the same database)
   Storage        http://localhost:${STORAGE_PORT}/api/v4 (and /api/3.0.0)   X-API-Key: ${STORAGE_API_KEY}
                  files in .data/storage; buckets public-data, private-data; docs /api-docs
+  VC service     http://localhost:${VC_PORT} (VCkit routes: /v2/credentials/issue, /agent/<method>)   Bearer ${VC_API_KEY}
+                 keys and status lists in the vc_service schema; did:web documents at /.well-known/did.json
   Browser login  ${APP_URL}/auth/login   (local IDP: any login name, any password)
   Local IDP      ${idp.issuer}
   PostgreSQL     ${env.RI_DATABASE_URL ? '(RI_DATABASE_URL)' : `embedded on 127.0.0.1:${PG_PORT}, data in .data/postgres`}
@@ -102,6 +123,7 @@ const stop = async () => {
   stopping = true;
   await web.close().catch(() => {});
   await storage.close().catch(() => {});
+  await vc.close().catch(() => {});
   await worker.stop().catch(() => {});
   await idp.close().catch(() => {});
   await postgres.stop().catch(() => {});

@@ -21,7 +21,7 @@ const STOP_GRACE_MS = 10_000;
  * Every worker serves the full API: the local backend decides duplicate ids with an exclusive
  * create (atomic between processes), S3 with a conditional write.
  */
-export const superviseWorkers = (count: number, logger: Logger): void => {
+export const superviseWorkers = (count: number, logger: Logger, service = 'Storage'): void => {
   const listening = new Set<number>();
   const restarts: number[] = [];
   let stopping = false;
@@ -55,7 +55,7 @@ export const superviseWorkers = (count: number, logger: Logger): void => {
     if (stopping) return;
     const pid = worker.process.pid;
     if (!listening.has(worker.id)) {
-      logger.error('Storage worker failed to start; stopping', { pid, code, signal });
+      logger.error(`${service} worker failed to start; stopping`, { pid, code, signal });
       stop(1);
       return;
     }
@@ -64,16 +64,16 @@ export const superviseWorkers = (count: number, logger: Logger): void => {
     restarts.push(now);
     while (restarts.length > 0 && restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
     if (restarts.length > MAX_RESTARTS) {
-      logger.error('Storage workers keep dying; stopping', { pid, code, signal, restarts: restarts.length });
+      logger.error(`${service} workers keep dying; stopping`, { pid, code, signal, restarts: restarts.length });
       stop(1);
       return;
     }
-    logger.warn('Storage worker exited; starting another', { pid, code, signal });
+    logger.warn(`${service} worker exited; starting another`, { pid, code, signal });
     fork();
   });
 
   for (let i = 0; i < count; i++) fork();
-  logger.info('Storage service supervising workers', { workers: count, pid: process.pid });
+  logger.info(`${service} service supervising workers`, { workers: count, pid: process.pid });
   process.once('SIGTERM', () => stop(0));
   process.once('SIGINT', () => stop(0));
 };

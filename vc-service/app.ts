@@ -1,0 +1,148 @@
+import { Hono, type Context } from 'hono';
+import type { Logger } from '../core/logging/logger.ts';
+import { apiKeyChecker } from '../storage-service/api-key.ts';
+import type { DidResolver } from './did-resolver.ts';
+import { didDocument, didOfDocumentRequest } from './did-web.ts';
+import { asObject, invalidArgument, notFoundError, requiredText, VcError } from './errors.ts';
+import type { IdentifierStore } from './identifiers.ts';
+import { issueCredential } from './signing.ts';
+import { checkStatus, STATUS_LIST_PATH, type StatusLists } from './status-lists.ts';
+import { createVerifier } from './verification.ts';
+
+const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** Largest JSON body accepted (a credential with an embedded render template fits easily). */
+export const MAX_BODY_BYTES = 1_048_576;
+
+interface VcEnv {
+  Variables: { correlationId: string };
+}
+
+export interface VcAppDeps {
+  apiKey: string;
+  identifiers: IdentifierStore;
+  resolver: DidResolver;
+  statusLists: StatusLists;
+  logger: Logger;
+}
+
+const readJsonObject = async (c: Context): Promise<Record<string, unknown>> => {
+  const declared = Number(c.req.header('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new VcError(413, 'too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  const text = await c.req.text();
+  if (text.length > MAX_BODY_BYTES) throw new VcError(413, 'too_large', `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  let body: unknown;
+  try {
+    body = text === '' ? {} : JSON.parse(text);
+  } catch {
+    throw invalidArgument('the body is not valid JSON');
+  }
+  return asObject(body, 'body');
+};
+
+const optionalEqual = (body: Record<string, unknown>, field: string, allowed: string) => {
+  if (body[field] !== undefined && body[field] !== allowed) throw invalidArgument(`${field} must be ${allowed}`);
+};
+
+/**
+ * The VC service: the VCkit routes our VC adapter uses (contracts/vckit.md C.1–C.5). Everything
+ * under /v2 and /agent needs `Authorization: Bearer <API_KEY>`; DID documents and status lists are public.
+ */
+export const buildVcApp = (deps: VcAppDeps) => {
+  const { identifiers, resolver, statusLists, logger } = deps;
+  const verify = createVerifier({ resolver, statusLists });
+  const app = new Hono<VcEnv>();
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-correlation-id');
+    const id = incoming && CORRELATION_ID.test(incoming) ? incoming : crypto.randomUUID();
+    c.set('correlationId', id);
+    c.header('x-correlation-id', id);
+    await next();
+    logger.debug('request', { correlationId: id, method: c.req.method, path: c.req.path, status: c.res.status });
+  });
+
+  app.get('/health-check', (c) => c.text('OK'));
+
+  const serveDocument = async (c: Context, segments: string[]) => {
+    const did = didOfDocumentRequest(c.req.header('host') ?? '', segments);
+    const identifier = await identifiers.get(did);
+    if (!identifier) throw notFoundError(`no DID document for ${did}`);
+    c.header('cache-control', 'public, max-age=300');
+    return c.json(didDocument(did, identifier.keys.map((k) => k.publicKeyHex)), 200, { 'content-type': 'application/did+json' });
+  };
+  app.get('/.well-known/did.json', (c) => serveDocument(c, []));
+  app.get('*', async (c, next) => {
+    const path = c.req.path;
+    if (!path.endsWith('/did.json') || path.startsWith('/.well-known/')) return next();
+    const segments = path.slice(1, -'/did.json'.length).split('/');
+    if (segments.some((s) => !/^[A-Za-z0-9._~%-]+$/.test(s))) throw notFoundError('no such DID document');
+    return serveDocument(c, segments);
+  });
+
+  app.get(`${STATUS_LIST_PATH}/:id`, async (c) => {
+    const list = await statusLists.published(c.req.param('id'));
+    if (!list) throw notFoundError(`status list ${c.req.param('id')} not found`);
+    // Revalidated on every use (a revocation must show at once); unchanged lists answer 304.
+    const headers = { etag: list.etag, 'cache-control': 'public, no-cache' };
+    const conditional = c.req.header('if-none-match');
+    if (conditional?.split(',').some((tag) => tag.trim() === list.etag || tag.trim() === '*')) return c.body(null, 304, headers);
+    return c.body(list.text, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
+  });
+
+  const isValidKey = apiKeyChecker(deps.apiKey);
+  const requireApiKey = async (c: Context, next: () => Promise<void>) => {
+    const [scheme, token] = (c.req.header('authorization') ?? '').split(' ');
+    if (scheme?.toLowerCase() !== 'bearer' || !token || !isValidKey(token)) {
+      throw new VcError(401, 'unauthorized', 'send Authorization: Bearer <API_KEY>');
+    }
+    await next();
+  };
+  app.use('/v2/*', requireApiKey);
+  app.use('/agent/*', requireApiKey);
+
+  app.post('/v2/credentials/issue', async (c) => {
+    const verifiableCredential = await issueCredential(identifiers, await readJsonObject(c));
+    return c.json({ verifiableCredential }, 201);
+  });
+
+  const agent: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
+    didManagerCreate: async (body) => {
+      optionalEqual(body, 'provider', 'did:web');
+      optionalEqual(body, 'kms', 'local');
+      if (body.options !== undefined) optionalEqual(asObject(body.options, 'options'), 'keyType', 'Ed25519');
+      return identifiers.create(requiredText(body, 'alias'));
+    },
+    didManagerGet: async (body) => (await identifiers.get(requiredText(body, 'did'))) ?? Promise.reject(notFoundError('Identifier not found')),
+    didManagerFind: async (body) => {
+      for (const field of ['alias', 'provider']) {
+        if (body[field] !== undefined && typeof body[field] !== 'string') throw invalidArgument(`${field} must be a string`);
+      }
+      return identifiers.find({ alias: body.alias as string | undefined, provider: body.provider as string | undefined });
+    },
+    didManagerDelete: async (body) => (await identifiers.delete(requiredText(body, 'did'))) || Promise.reject(notFoundError('Identifier not found')),
+    resolveDid: async (body) => {
+      const did = requiredText(body, 'didUrl').split(/[#?]/)[0]!;
+      const resolved = await resolver.resolve(did);
+      return 'document' in resolved
+        ? { didDocument: resolved.document, didResolutionMetadata: { contentType: 'application/did+ld+json' }, didDocumentMetadata: {} }
+        : { didDocument: null, didResolutionMetadata: { error: 'notFound', message: resolved.error }, didDocumentMetadata: {} };
+    },
+    routeVerificationCredential: verify,
+    issueBitstringStatusList: (body) => statusLists.mint(body),
+    setBitstringStatus: (body) => statusLists.set(body),
+    checkBitstringStatus: (body) => checkStatus(statusLists, body),
+  };
+  app.post('/agent/:method', async (c) => {
+    const handler = Object.hasOwn(agent, c.req.param('method')) ? agent[c.req.param('method')] : undefined;
+    if (!handler) throw notFoundError(`no agent method ${c.req.param('method')}`);
+    return c.json((await handler(await readJsonObject(c))) as object, 200);
+  });
+
+  app.notFound((c) => c.json({ error: 'not_found: no such route' }, 404));
+  app.onError((error, c) => {
+    if (error instanceof VcError) return c.json({ error: error.message }, error.status);
+    logger.error('Unhandled error', { correlationId: c.get('correlationId'), path: c.req.path, error: String(error) });
+    return c.json({ error: `internal: An unexpected error occurred (correlation id ${c.get('correlationId')})` }, 500);
+  });
+  return app;
+};

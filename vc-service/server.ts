@@ -1,0 +1,82 @@
+import { serve } from '@hono/node-server';
+import cluster from 'node:cluster';
+import postgres from 'postgres';
+import { ConfigError } from '../core/errors.ts';
+import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
+import { readWorkerCount, superviseWorkers } from '../storage-service/workers.ts';
+import { buildVcApp } from './app.ts';
+import { migrateVcSchema } from './db/migrate.ts';
+import { createDocumentFetcher, type DocumentFetcher } from './did-fetch.ts';
+import { createDidResolver } from './did-resolver.ts';
+import { createIdentifierStore } from './identifiers.ts';
+import { createKeyVault } from './key-vault.ts';
+import { readVcSettings, type VcSettings } from './settings.ts';
+import { createStatusLists } from './status-lists.ts';
+
+/** Connections per process: enough for 10 concurrent requests with a transaction each. */
+const POOL_SIZE = 10;
+
+/**
+ * Node entry of the VC service: settings (refuses to start without its required ones), its own
+ * schema migrated, then served. `fetchDocument` replaces the HTTPS did:web fetch (tests).
+ */
+export const startVcServer = async (
+  env: NodeJS.ProcessEnv = process.env,
+  options: { hostname?: string; settings?: VcSettings; fetchDocument?: DocumentFetcher } = {},
+) => {
+  const settings = options.settings ?? readVcSettings(env);
+  const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
+  const sql = postgres(settings.databaseUrl, { max: POOL_SIZE, onnotice: () => {} });
+  await migrateVcSchema(sql);
+  const identifiers = createIdentifierStore(sql, createKeyVault(settings.keyEncryptionKey), logger);
+  await identifiers.listen();
+  const fetchDocument = options.fetchDocument ?? createDocumentFetcher({ allowPrivate: settings.allowPrivateDidHosts });
+  const resolver = createDidResolver({ identifiers, fetchDocument, cacheSeconds: settings.didCacheSeconds });
+  const statusLists = createStatusLists({ sql, identifiers, publicUrl: settings.publicUrl });
+  await statusLists.listen((error) => logger.warn('Status list change listener failed', { error: String(error) }));
+  const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, logger });
+  const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
+  await new Promise<void>((done) => server.once('listening', () => done()));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  logger.info('VC service listening', { port, url: settings.publicUrl, pid: process.pid });
+  return {
+    settings,
+    port,
+    close: async () => {
+      await new Promise<void>((done) => server.close(() => done()));
+      await sql.end({ timeout: 5 });
+    },
+  };
+};
+
+/**
+ * Run as a program: settings checked once, up front; then WORKERS processes share the port (all
+ * of them on one database: index allocation and key storage are safe across processes).
+ */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    const settings = readVcSettings(process.env);
+    const workers = readWorkerCount(process.env);
+    if (cluster.isPrimary && workers > 1) {
+      // Migrate once before the workers start, so they do not queue on the migration lock.
+      const sql = postgres(settings.databaseUrl, { max: 1, onnotice: () => {} });
+      await migrateVcSchema(sql);
+      await sql.end();
+      superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL)), 'VC');
+    } else {
+      const service = await startVcServer(process.env, { settings });
+      const stop = async () => {
+        await service.close();
+        process.exit(0);
+      };
+      process.once('SIGTERM', stop);
+      if (cluster.isWorker) process.on('SIGINT', () => {});
+      else process.once('SIGINT', stop);
+    }
+  } catch (error) {
+    const code = error instanceof ConfigError ? ` [${error.code}]` : '';
+    console.error(`VC service boot failed: ${error instanceof Error ? error.message : String(error)}${code}`);
+    process.exit(1);
+  }
+}
