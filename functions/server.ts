@@ -8,6 +8,7 @@ import { readUserAgent } from '../core/net/fetcher.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
 import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
+import { ensureDefaultDidAtStartUp } from '../core/dids/default-did.ts';
 import { startUpDatabase } from '../db/migrate.ts';
 import { buildApp } from './app.ts';
 import { createServices } from './services.ts';
@@ -32,6 +33,8 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
   void registerSystemNamespaces({ db: database.db, box: services.secretBox, fetcher, logger: services.logger })
     .then(({ registered }) => registered.length > 0 && services.logger.info('System namespaces registered', { namespaces: registered }))
     .catch((error) => services.logger.warn('System namespaces not registered', { error: String(error) }));
+  // The system DEFAULT DID on the system VC service (which may start after us): warns and retries next start.
+  void ensureDefaultDidAtStartUp({ db: database.db, box: services.secretBox, fetcher, logger: services.logger }, env);
   return {
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));

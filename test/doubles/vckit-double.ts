@@ -67,7 +67,8 @@ export const startVckitDouble = async (apiKey = 'vckit-double-key'): Promise<Vck
     '/agent/didManagerCreate': async (b) => {
       const alias = String(b.alias ?? '');
       if (!alias) return [500, { error: 'invalid_argument: alias is required' }];
-      const did = `did:web:${alias.replace(/:/g, '%3A')}`;
+      // A host's port is percent-encoded (contract C.4); later colons separate path segments.
+      const did = `did:web:${alias.replace(/^([^:%]+):(\d+)(?=:|$)/, '$1%3A$2')}`;
       if (dids.has(did)) return [500, { error: `Identifier with alias: ${alias}, provider: did:web already exists` }];
       const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
       const jwk = await exportJWK(publicKey);
