@@ -47,16 +47,17 @@ export const loadWritableDid = async (db: Queryable, tenantId: string, id: strin
 export const didTaken = () => conflict('did: the DID already has a record', 'DID_ALREADY_EXISTS');
 export const aliasTaken = () => conflict('alias: the alias is already used on this VC service instance', 'DID_ALIAS_IN_USE');
 
-/** Whether a DID record exists in any tenant, or the alias is used on the instance. */
+/** 409 when the alias is used on the instance, or the DID has a record in any tenant. */
 export const assertDidFree = async (db: Queryable, did: string, alias?: { serviceInstanceId: string; alias: string }) => {
+  if (alias) {
+    const [byAlias] = await db
+      .select({ id: dids.id })
+      .from(dids)
+      .where(and(eq(dids.serviceInstanceId, alias.serviceInstanceId), eq(dids.alias, alias.alias)));
+    if (byAlias) throw aliasTaken();
+  }
   const [byDid] = await db.select({ id: dids.id }).from(dids).where(eq(dids.did, did));
   if (byDid) throw didTaken();
-  if (!alias) return;
-  const [byAlias] = await db
-    .select({ id: dids.id })
-    .from(dids)
-    .where(and(eq(dids.serviceInstanceId, alias.serviceInstanceId), eq(dids.alias, alias.alias)));
-  if (byAlias) throw aliasTaken();
 };
 
 const demoteDefault = async (tx: Queryable, tenantId: string, exceptId?: string) => {
