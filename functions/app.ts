@@ -16,6 +16,7 @@ import { renderTemplatesApp } from './render-templates/index.ts';
 import { cvcApp } from './cvc/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
+import { didsApp } from './dids/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -34,6 +35,7 @@ const apiGroups = {
   '/data-models': dataModelsApp,
   '/render-templates': renderTemplatesApp,
   '/cvc': cvcApp,
+  '/dids': didsApp,
 } as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */

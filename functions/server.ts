@@ -7,6 +7,7 @@ import { connectDatabase } from '../db/client.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
 import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
+import { ensureDefaultDidAtStartUp } from '../core/dids/default-did.ts';
 import { startUpDatabase } from '../core/start-up/prepare-database.ts';
 import { refusedSystemServices, refusedSystemServicesWarning } from '../core/start-up/private-system-services.ts';
 import { readSystemServices } from '../core/settings/system-services.ts';
@@ -35,6 +36,8 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
   void registerSystemNamespaces({ db: database.db, box: services.secretBox, fetcher, logger: services.logger })
     .then(({ registered }) => registered.length > 0 && services.logger.info('System namespaces registered', { namespaces: registered }))
     .catch((error) => services.logger.warn('System namespaces not registered', { error: String(error) }));
+  // The system DEFAULT DID on the system VC service (which may start after us): warns and retries next start.
+  void ensureDefaultDidAtStartUp({ db: database.db, box: services.secretBox, fetcher, logger: services.logger }, env);
   return {
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,4 @@
-import { GuardedFetchError, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
+import { GuardedFetchError, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
 import { publicUrlProblem } from './public-url.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -75,7 +75,7 @@ export const createEdgeGuardedFetch = (options: GuardOptions): Fetcher => {
         if (signal.aborted) throw new GuardedFetchError('timeout', `No answer within ${timeoutMs} ms`);
         throw new GuardedFetchError('network', String(error));
       }
-      return new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, headers: res.headers });
+      return landedAt(new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, headers: res.headers }), new URL(url));
     }
   };
 };

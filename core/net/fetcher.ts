@@ -24,7 +24,13 @@ export interface GuardOptions {
   addressPolicy?: (address: string) => boolean;
   /** Name resolution (default: the system resolver); tests supply answers to prove the checks. */
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
+  /** Certificate authorities trusted for HTTPS besides the system ones (Node; tests use a test CA). */
+  ca?: string[];
 }
+
+/** Gives a response built by a guarded fetcher its final URL after redirects (`response.url`). */
+export const landedAt = (response: Response, url: URL): Response =>
+  Object.defineProperty(response, 'url', { value: url.href, enumerable: true });
 
 export const DEFAULT_USER_AGENT = 'CredentialSupportService/1.0 (+https://github.com/uncefact)';
 

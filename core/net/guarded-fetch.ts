@@ -3,7 +3,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import ipaddr from 'ipaddr.js';
 import { isPublicAddress, publicUrlProblem } from './public-url.ts';
-import { GuardedFetchError, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
+import { GuardedFetchError, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
+import { rootCertificates } from 'node:tls';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -19,6 +20,7 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const permitted = options.addressPolicy ?? isPublicAddress;
   const resolve = options.resolve ?? ((host: string) => lookup(host, { all: true }));
+  const ca = options.ca ? [...rootCertificates, ...options.ca] : undefined;
 
   const checkedAddress = async (url: URL): Promise<{ address: string; family: number }> => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -48,6 +50,7 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
           method: init.method ?? 'GET',
           headers,
           signal,
+          ...(ca ? { ca } : {}),
           lookup: ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) =>
             opts.all ? cb(null, [pinned]) : cb(null, pinned.address, pinned.family)) as never,
         },
@@ -114,10 +117,11 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
         url = next;
         continue;
       }
-      return new Response(answer.status === 204 || answer.status === 304 ? null : (answer.body as Uint8Array<ArrayBuffer>), {
+      const response = new Response(answer.status === 204 || answer.status === 304 ? null : (answer.body as Uint8Array<ArrayBuffer>), {
         status: answer.status,
         headers: answer.headers,
       });
+      return landedAt(response, url);
     }
   };
 };

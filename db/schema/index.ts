@@ -6,3 +6,4 @@ export * from './identifier-links.ts';
 export * from './data-models.ts';
 export * from './render-templates.ts';
 export * from './conformity-catalogue.ts';
+export * from './dids.ts';

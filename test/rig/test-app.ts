@@ -6,6 +6,7 @@ import { buildApp } from '../../functions/app.ts';
 import { createServices } from '../../functions/platform/services.ts';
 import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
 import type { Services } from '../../functions/platform/env.ts';
+import type { GuardOptions } from '../../core/net/fetcher.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
 import { startLocalIdp, type LocalIdp, type ServiceAccount } from '../../scripts/local-idp.ts';
 import { createTestDatabase } from './databases.ts';
@@ -58,7 +59,7 @@ export interface TestApp {
  * with a real OIDC provider of its own. `env` overrides settings (e.g. TENANT_MODE=closed).
  */
 export const startTestApp = async (
-  options: { env?: Record<string, string>; userGroups?: Record<string, string[]> } = {},
+  options: { env?: Record<string, string>; userGroups?: Record<string, string[]>; fetch?: Partial<GuardOptions> } = {},
 ): Promise<TestApp> => {
   const database = await createTestDatabase();
   let handler: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
@@ -84,7 +85,7 @@ export const startTestApp = async (
   };
   const connection = connectDatabase(database.url, { max: 5 });
   const settings = readWebSettings(env);
-  const fetcher = createGuardedFetch({ allowPrivate: settings.allowPrivateUrls, userAgent: 'css-test', timeoutMs: 2000 });
+  const fetcher = createGuardedFetch({ allowPrivate: settings.allowPrivateUrls, userAgent: 'css-test', timeoutMs: 2000, ...options.fetch });
   const services = createServices(env, connection.db, settings, { fetcher });
   const app = buildApp(staticServices(services));
   handler = (request) => app.fetch(request);
