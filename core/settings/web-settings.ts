@@ -1,5 +1,6 @@
 import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
+import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
 import { readEnum, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 export type TenantMode = 'open' | 'closed';
@@ -30,6 +31,7 @@ export interface WebSettings {
   defaultPageLimit: number;
   maxRequestBodyBytes: number;
   allowPrivateUrls: boolean;
+  documents: DocumentSettings;
   auth: AuthSettings;
 }
 
@@ -42,6 +44,7 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     defaultPageLimit: Math.min(20, maxPageLimit),
     maxRequestBodyBytes: readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 }),
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
+    documents: readDocumentSettings(env, warn),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',
