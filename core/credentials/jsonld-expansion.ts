@@ -45,14 +45,32 @@ const pathOfKey = (value: unknown, key: string, path: (string | number)[] = []):
   return undefined;
 };
 
+/** Path of the first string equal to `text` (an id or type jsonld found relative), depth first. */
+const pathOfValue = (value: unknown, text: string, path: (string | number)[] = []): (string | number)[] | undefined => {
+  if (value === text) return path;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    if (k === '@context') continue;
+    const found = pathOfValue(v, text, [...path, k]);
+    if (found) return found;
+  }
+  return undefined;
+};
+
 const refusalOf = (error: JsonLdFailure, payload: unknown) => {
   const event = error.details?.event;
   if (event) {
     // Safe mode: a term that expands to nothing (undefined under the contexts) or another lossy construct.
-    const property = typeof event.details?.property === 'string' ? event.details.property : undefined;
-    const pointer = property ? jsonPointer(pathOfKey(payload, property) ?? []) : '';
-    const what = property ? `"${property}" is not defined by the credential's @context` : (event.message ?? 'is not valid JSON-LD');
-    return payloadRefused('JSONLD_DOCUMENT_INVALID', pointer, what);
+    const details = event.details ?? {};
+    const property = typeof details.property === 'string' ? details.property : undefined;
+    if (property) {
+      return payloadRefused('JSONLD_DOCUMENT_INVALID', jsonPointer(pathOfKey(payload, property) ?? []), `"${property}" is not defined by the credential's @context`);
+    }
+    const relative = [details.relativeIri, details.id, details.type].find((v): v is string => typeof v === 'string');
+    if (relative) {
+      return payloadRefused('JSONLD_DOCUMENT_INVALID', jsonPointer(pathOfValue(payload, relative) ?? []), `"${relative}" is neither an absolute IRI nor a term the @context defines (${event.code})`);
+    }
+    return payloadRefused('JSONLD_DOCUMENT_INVALID', '', `${event.message ?? 'not valid JSON-LD'} (${event.code})`);
   }
   const code = error.details?.code;
   const pointer = code && CONTEXT_PROBLEMS.has(code) ? '/@context' : '';

@@ -125,6 +125,15 @@ describe('JSON-LD refusals', () => {
     await expect(validate(DPP_070, payload)).rejects.toMatchObject({ code: 'JSONLD_DOCUMENT_INVALID', extra: { pointer: '/relatedNotes/remark' } });
   });
 
+  it('a type that is neither a defined term nor an absolute IRI, at its place', async () => {
+    const payload = readSample(DPP_SAMPLE_061) as { credentialSubject: { type: string[] } };
+    payload.credentialSubject.type = [...payload.credentialSubject.type, 'Gadget'];
+    await expect(validate(DPP_061, payload)).rejects.toMatchObject({
+      code: 'JSONLD_DOCUMENT_INVALID',
+      message: expect.stringMatching(/^credentialPayload\/credentialSubject\/type\/\d+: "Gadget" is neither an absolute IRI nor a term the @context defines/),
+    });
+  });
+
   it('a context that cannot be obtained: JSONLD_CONTEXT_FETCH_FAILED (unreachable without fallback, or refused by its host)', async () => {
     const schemaOnly = await createBundledArtefacts().lookup(DPP_070.schemaUrls[0]!);
     const host = extensionHost({ [DPP_070.schemaUrls[0]!]: { status: 200, body: JSON.stringify(schemaOnly) }, [CUSTOM_CONTEXT]: { status: 404, body: '{}' } });
