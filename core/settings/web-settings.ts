@@ -1,5 +1,6 @@
 import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
+import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
 import { readEnum, readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 export type TenantMode = 'open' | 'closed';
@@ -32,6 +33,7 @@ export interface WebSettings {
   allowPrivateUrls: boolean;
   /** SYSTEM_SERVICES_SHOW_BASE_URL=true shows tenants the internal baseUrl of system service instances. */
   showSystemServiceBaseUrl: boolean;
+  documents: DocumentSettings;
   auth: AuthSettings;
 }
 
@@ -45,6 +47,7 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     maxRequestBodyBytes: readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 }),
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
+    documents: readDocumentSettings(env, warn),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',

@@ -2,6 +2,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { ConfigError } from '../errors.ts';
 import { readDataEncryptionKey } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
+import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
 import { readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 /** Settings the worker checks before its queue starts (spec "Worker settings"). */
@@ -9,6 +10,7 @@ export interface WorkerSettings {
   appUrl: string;
   dataEncryptionKey: string;
   allowPrivateUrls: boolean;
+  documents: DocumentSettings;
   jobTimeoutSeconds: number;
   reconcileCron: string;
   reconcileBatchSize: number;
@@ -45,6 +47,7 @@ export const readWorkerSettings = (env: EnvSource, warn: (message: string) => vo
     appUrl: readHttpUrl(env, 'RI_APP_URL'),
     dataEncryptionKey: readDataEncryptionKey(env),
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
+    documents: readDocumentSettings(env, warn),
     jobTimeoutSeconds: readInteger(env, 'WORKER_JOB_TIMEOUT_SECONDS', 300, { min: 30, max: 86_400 }),
     reconcileCron: readCron(env, 'LIBRARY_RECONCILE_PENDING_RUNS_CRON', '*/10 * * * *'),
     reconcileBatchSize: readInteger(env, 'LIBRARY_RECONCILE_PENDING_RUNS_BATCH_SIZE', 500, { min: 1, max: 10_000 }),

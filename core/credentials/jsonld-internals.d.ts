@@ -1,0 +1,10 @@
+// The two jsonld.js internals this project relies on (jsonld 9; see jsonld-context-cache.ts).
+declare module 'jsonld/lib/util.js' {
+  const util: { clone: (value: unknown) => unknown };
+  export default util;
+}
+declare module 'jsonld/lib/ContextResolver.js' {
+  export default class ContextResolver {
+    constructor(options: { sharedCache: { get(key: string): unknown; set(key: string, value: unknown): void } });
+  }
+}
