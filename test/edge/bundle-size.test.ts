@@ -11,8 +11,13 @@ import { bundleEdgeEntry, edgeEntries } from '../../scripts/edge-bundle.ts';
  * Startup time on an edge runtime grows with the code it must parse, so a bundle past its budget fails here.
  */
 const GROUP_BUDGET_BYTES = 500_000;
-const STORAGE_BUDGET_BYTES = 650_000;
-const budgetOf = (group: string) => (group === 'storage' ? STORAGE_BUDGET_BYTES : GROUP_BUDGET_BYTES);
+/**
+ * Groups over the 500 KB target, each with the reason (open work, not a goal):
+ * identifiers and schemes evaluate tenant patterns with the linear-time RE2 engine (re2js, ~160 KB minified);
+ * dids carries the JSON Schema interpreter for DID documents. The storage service carries the AWS SDK's S3 client.
+ */
+const OVER_TARGET_BUDGETS: Record<string, number> = { identifiers: 660_000, schemes: 640_000, dids: 520_000, storage: 650_000 };
+const budgetOf = (group: string) => OVER_TARGET_BUDGETS[group] ?? GROUP_BUDGET_BYTES;
 
 describe('edge bundle sizes', () => {
   let dir: string;
