@@ -23,15 +23,24 @@ const compile = (pattern: string): RE2JS => {
 
 export const PATTERN_MESSAGE = 'must be a valid regular expression';
 
-/** Why the pattern cannot be used (a 400 message naming RE2's reason), or undefined when it compiles. */
+/**
+ * Why the pattern cannot be used (a 400 message naming the reason), or undefined when it compiles.
+ * We evaluate with RE2; the pattern must also compile as a JavaScript RegExp, because resolvers and
+ * clients that receive it (namespace registration, forms) use JavaScript. Compiling is linear either way.
+ */
 export const patternProblem = (pattern: string): string | undefined => {
   try {
     compile(pattern);
-    return undefined;
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : 'does not compile';
     return `${PATTERN_MESSAGE} in RE2 syntax (${reason})`;
   }
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    return `${PATTERN_MESSAGE} in JavaScript syntax too (${error instanceof Error ? error.message : 'does not compile'})`;
+  }
+  return undefined;
 };
 
 /** True when the pattern compiles. A whitespace-only pattern compiles (and is accepted by the spec). */

@@ -35,6 +35,12 @@ describe('patterns RE2 cannot compile are refused, naming the field and RE2 reas
     expect(res.body.error).toContain(reason);
   });
 
+  it('an RE2-only form JavaScript cannot compile is refused too (resolvers and clients receive patterns)', async () => {
+    const res = await t.call('POST', '/api/v1/schemes', { token, body: schemeBody({ validationPattern: '(?i)abc' }) });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^validationPattern: must be a valid regular expression in JavaScript syntax too/);
+  });
+
   it('a qualifier pattern on create and a pattern on PATCH', async () => {
     const qualifier = { key: '10', description: 'Batch', validationPattern: '(?<!x)y' };
     const created = await t.call('POST', '/api/v1/schemes', { token, body: schemeBody({ qualifiers: [qualifier] }) });
