@@ -2,7 +2,7 @@ import { swaggerUI } from '@hono/swagger-ui';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
-import { apiKeyChecker } from './api-key.ts';
+import { apiKeyChecker } from '../core/service-kit/api-key.ts';
 import { StorageError } from './errors.ts';
 import type { ObjectStore } from './object-store.ts';
 import { registerStorageDocs } from './openapi.ts';

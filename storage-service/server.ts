@@ -8,7 +8,7 @@ import { LocalStore } from './backends/local-store.ts';
 import { S3Store } from './backends/s3-store.ts';
 import type { ObjectStore } from './object-store.ts';
 import { readStorageSettings, type StorageSettings } from './settings.ts';
-import { readWorkerCount, superviseWorkers } from './workers.ts';
+import { readWorkerCount, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 
 export const createObjectStore = (settings: StorageSettings): ObjectStore =>
   settings.storageType === 's3' ? S3Store.connect(settings.s3) : new LocalStore(resolve(settings.localDirectory), settings.localSyncIoMaxBytes);

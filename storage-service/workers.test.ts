@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../test/rig/postgres-server.ts';
 import { runProgram, type Program } from '../test/rig/program.ts';
-import { readWorkerCount } from './workers.ts';
+import { readWorkerCount } from '../core/service-kit/worker-supervisor.ts';
 
 const API_KEY = 'workers-test-key';
 

@@ -10,7 +10,13 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '..'));
 const SERVICE_FOLDERS = ['storage-service/', 'vc-service/'];
-const CORE_LEAF_UTILITIES = ['core/logging/logger.ts', 'core/settings/env-readers.ts', 'core/errors.ts'];
+const CORE_LEAF_UTILITIES = [
+  'core/logging/logger.ts',
+  'core/settings/env-readers.ts',
+  'core/errors.ts',
+  'core/service-kit/worker-supervisor.ts',
+  'core/service-kit/api-key.ts',
+];
 const PRODUCT_FOLDERS = ['functions/', 'consumers/', 'cli/', 'core/', 'db/'];
 /** scripts/ (the local stack) may start the separate services; test/ may reach everything. */
 const PROJECT_FOLDERS = [...PRODUCT_FOLDERS, 'scripts/', 'test/', ...SERVICE_FOLDERS];

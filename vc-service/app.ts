@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
-import { apiKeyChecker } from '../storage-service/api-key.ts';
+import { apiKeyChecker } from '../core/service-kit/api-key.ts';
 import type { DidResolver } from './did-resolver.ts';
 import { didDocument, didOfDocumentRequest } from './did-web.ts';
 import { asObject, invalidArgument, notFoundError, requiredText, VcError } from './errors.ts';

@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import postgres from 'postgres';
 import { ConfigError } from '../core/errors.ts';
 import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
-import { readWorkerCount, superviseWorkers } from '../storage-service/workers.ts';
+import { readWorkerCount, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 import { buildVcApp } from './app.ts';
 import { migrateVcSchema } from './db/migrate.ts';
 import { createDocumentFetcher, type DocumentFetcher } from './did-fetch.ts';

@@ -1,5 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
-import { sha256 } from './digests.ts';
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest();
 
 /**
  * `X-API-Key` check in constant time: the presented key and the configured one are compared as

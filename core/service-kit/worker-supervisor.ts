@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import type { Logger } from '../core/logging/logger.ts';
-import { readInteger, type EnvSource } from '../core/settings/env-readers.ts';
+import type { Logger } from '../logging/logger.ts';
+import { readInteger, type EnvSource } from '../settings/env-readers.ts';
 
 /** `WORKERS`: processes serving the port (Node entry only), one per available CPU unless set. */
 export const readWorkerCount = (env: EnvSource): number => readInteger(env, 'WORKERS', availableParallelism(), { min: 1, max: 256 });
