@@ -5,7 +5,7 @@ import { deleteContentBestEffort } from '../../core/render-templates/template-st
 import type { AppEnv } from '../platform/env.ts';
 import { pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { templateDeps } from '../platform/template-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { DataModelIdParam } from './schemas.ts';
 
 export const deleteDataModelRoute = createRoute({
@@ -26,6 +26,6 @@ export const registerDeleteDataModel = (app: OpenAPIHono<AppEnv>) =>
     const templates = await templatesOfModel(db, tenantId, id);
     await deleteDataModel(db, tenantId, id);
     // The cascade removed the template rows; their stored content goes best-effort.
-    await deleteContentBestEffort(templateDeps(c), templates);
+    await deleteContentBestEffort(requestDeps(c), templates);
     return c.body(null, 204);
   });

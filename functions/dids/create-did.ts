@@ -3,7 +3,7 @@ import { createDid } from '../../core/dids/did-operations.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { didDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { badGateway, CreateDidBody, DidSchema, toDidResponse } from './schemas.ts';
 
 export const createDidRoute = createRoute({
@@ -24,6 +24,6 @@ export const createDidRoute = createRoute({
 
 export const registerCreateDid = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(createDidRoute, async (c) => {
-    const row = await createDid(didDeps(c), c.get('principal').tenantId, c.req.valid('json'));
+    const row = await createDid(requestDeps(c), c.get('principal').tenantId, c.req.valid('json'));
     return c.json(toDidResponse(row), 201);
   });

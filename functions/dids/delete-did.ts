@@ -3,7 +3,7 @@ import { deleteDid } from '../../core/dids/did-operations.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { didDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { DidIdParam } from './schemas.ts';
 
 export const deleteDidRoute = createRoute({
@@ -23,6 +23,6 @@ export const deleteDidRoute = createRoute({
 
 export const registerDeleteDid = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(deleteDidRoute, async (c) => {
-    await deleteDid(didDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
+    await deleteDid(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
     return c.body(null, 204);
   });

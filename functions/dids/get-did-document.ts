@@ -3,7 +3,7 @@ import { didDocument } from '../../core/dids/did-operations.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { didDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { badGateway, DidIdParam } from './schemas.ts';
 
 export const getDidDocumentRoute = createRoute({
@@ -22,6 +22,6 @@ export const getDidDocumentRoute = createRoute({
 
 export const registerGetDidDocument = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(getDidDocumentRoute, async (c) => {
-    const document = await didDocument(didDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
+    const document = await didDocument(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
     return c.json(document, 200);
   });

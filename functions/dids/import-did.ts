@@ -3,7 +3,7 @@ import { importDid } from '../../core/dids/did-operations.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { didDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { DidSchema, ImportDidBody, toDidResponse } from './schemas.ts';
 
 export const importDidRoute = createRoute({
@@ -21,6 +21,6 @@ export const importDidRoute = createRoute({
 
 export const registerImportDid = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(importDidRoute, async (c) => {
-    const row = await importDid(didDeps(c), c.get('principal').tenantId, c.req.valid('json'));
+    const row = await importDid(requestDeps(c), c.get('principal').tenantId, c.req.valid('json'));
     return c.json(toDidResponse(row), 201);
   });

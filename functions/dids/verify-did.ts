@@ -3,7 +3,7 @@ import { verifyDid } from '../../core/dids/did-operations.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { didDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { DidIdParam, toDidResponse, VerifyResultSchema } from './schemas.ts';
 
 export const verifyDidRoute = createRoute({
@@ -23,6 +23,6 @@ export const verifyDidRoute = createRoute({
 
 export const registerVerifyDid = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(verifyDidRoute, async (c) => {
-    const { did, verified, checks } = await verifyDid(didDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
+    const { did, verified, checks } = await verifyDid(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
     return c.json({ verified, did: toDidResponse(did), checks }, 200);
   });

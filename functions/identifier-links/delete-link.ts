@@ -3,7 +3,7 @@ import { deleteLink } from '../../core/identifier-links/link-repository.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { linkDeps } from './link-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { LinkParams, linkTags, upstreamResponses } from './schemas.ts';
 
 export const deleteLinkRoute = createRoute({
@@ -22,6 +22,6 @@ export const deleteLinkRoute = createRoute({
 export const registerDeleteLink = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(deleteLinkRoute, async (c) => {
     const { id, linkId } = c.req.valid('param');
-    await deleteLink(linkDeps(c), c.get('principal').tenantId, id, linkId);
+    await deleteLink(requestDeps(c), c.get('principal').tenantId, id, linkId);
     return c.body(null, 204);
   });

@@ -3,7 +3,7 @@ import { getLink } from '../../core/identifier-links/link-repository.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { linkDeps } from './link-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { LinkDetailSchema, LinkParams, linkTags, toLinkRecordResponse, upstreamResponses } from './schemas.ts';
 
 export const getLinkRoute = createRoute({
@@ -22,6 +22,6 @@ export const getLinkRoute = createRoute({
 export const registerGetLink = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(getLinkRoute, async (c) => {
     const { id, linkId } = c.req.valid('param');
-    const found = await getLink(linkDeps(c), c.get('principal').tenantId, id, linkId);
+    const found = await getLink(requestDeps(c), c.get('principal').tenantId, id, linkId);
     return c.json({ ...found, link: found.link as Record<string, unknown> | null, localRecord: toLinkRecordResponse(found.localRecord) }, 200);
   });

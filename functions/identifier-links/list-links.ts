@@ -4,7 +4,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { listEnvelope, listEnvelopeSchema, pageQuerySchema, parsePage } from '../platform/pagination.ts';
-import { linkDeps } from './link-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { IdentifierParam, LinkRecordSchema, linkTags, toLinkRecordResponse } from './schemas.ts';
 
 export const listLinksRoute = createRoute({
@@ -20,6 +20,6 @@ export const listLinksRoute = createRoute({
 export const registerListLinks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(listLinksRoute, async (c) => {
     const page = parsePage(c.req.valid('query'), c.get('services').settings);
-    const { rows, total } = await listLinks(linkDeps(c), c.get('principal').tenantId, c.req.valid('param').id, page);
+    const { rows, total } = await listLinks(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id, page);
     return c.json(listEnvelope(rows.map(toLinkRecordResponse), total, page), 200);
   });

@@ -3,7 +3,7 @@ import { publishLinks } from '../../core/identifier-links/publish-links.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { linkDeps } from './link-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { IdentifierParam, LinkRecordSchema, linkTags, PublishLinksBody, toLinkRecordResponse, upstreamResponses } from './schemas.ts';
 
 export const publishLinksRoute = createRoute({
@@ -30,6 +30,6 @@ export const publishLinksRoute = createRoute({
 
 export const registerPublishLinks = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(publishLinksRoute, async (c) => {
-    const records = await publishLinks(linkDeps(c), c.get('principal').tenantId, c.req.valid('param').id, c.req.valid('json'));
+    const records = await publishLinks(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id, c.req.valid('json'));
     return c.json(records.map(toLinkRecordResponse), 201);
   });

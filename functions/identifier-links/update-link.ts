@@ -4,7 +4,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requireRecognisedField } from '../platform/patch.ts';
-import { linkDeps } from './link-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { LinkParams, LinkRecordSchema, linkTags, toLinkRecordResponse, UpdateLinkBody, upstreamResponses } from './schemas.ts';
 
 export const updateLinkRoute = createRoute({
@@ -24,6 +24,6 @@ export const registerUpdateLink = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(updateLinkRoute, async (c) => {
     const { id, linkId } = c.req.valid('param');
     const patch = requireRecognisedField(c.req.valid('json'), Object.keys(UpdateLinkBody.shape));
-    const record = await updateLink(linkDeps(c), c.get('principal').tenantId, id, linkId, patch);
+    const record = await updateLink(requestDeps(c), c.get('principal').tenantId, id, linkId, patch);
     return c.json(toLinkRecordResponse(record), 200);
   });

@@ -4,7 +4,7 @@ import { RenderTemplateSchema, toRenderTemplateResponse } from '../platform/embe
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { templateDeps } from '../platform/template-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { CreateRenderTemplateBody } from './schemas.ts';
 import { storageDown } from './storage-failure-response.ts';
 
@@ -24,6 +24,6 @@ export const createRenderTemplateRoute = createRoute({
 export const registerCreateRenderTemplate = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(createRenderTemplateRoute, async (c) => {
     const { storageUrl: _a, digestMultibase: _b, hash: _c, ...input } = c.req.valid('json');
-    const row = await createTemplate(templateDeps(c), c.get('principal').tenantId, input);
+    const row = await createTemplate(requestDeps(c), c.get('principal').tenantId, input);
     return c.json(toRenderTemplateResponse(row), 201);
   });

@@ -3,7 +3,7 @@ import { deleteTemplate } from '../../core/render-templates/template-repository.
 import type { AppEnv } from '../platform/env.ts';
 import { pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { templateDeps } from '../platform/template-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { TemplateIdParam } from './schemas.ts';
 
 export const deleteRenderTemplateRoute = createRoute({
@@ -18,6 +18,6 @@ export const deleteRenderTemplateRoute = createRoute({
 
 export const registerDeleteRenderTemplate = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(deleteRenderTemplateRoute, async (c) => {
-    await deleteTemplate(templateDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
+    await deleteTemplate(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
     return c.body(null, 204);
   });

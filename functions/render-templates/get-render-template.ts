@@ -5,7 +5,7 @@ import { RenderTemplateSchema, toRenderTemplateResponse } from '../platform/embe
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { templateDeps } from '../platform/template-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { TemplateIdParam } from './schemas.ts';
 
 export const getRenderTemplateRoute = createRoute({
@@ -20,7 +20,7 @@ export const getRenderTemplateRoute = createRoute({
 
 export const registerGetRenderTemplate = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(getRenderTemplateRoute, async (c) => {
-    const row = await findTemplate(templateDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
+    const row = await findTemplate(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
     if (!row) throw notFound('Render template');
     return c.json(toRenderTemplateResponse(row), 200);
   });

@@ -6,7 +6,7 @@ import { idText } from '../platform/fields.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { listEnvelope, listEnvelopeSchema, pageQuerySchema, parsePage } from '../platform/pagination.ts';
-import { templateDeps } from '../platform/template-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 
 export const listRenderTemplatesRoute = createRoute({
   method: 'get',
@@ -22,6 +22,6 @@ export const registerListRenderTemplates = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(listRenderTemplatesRoute, async (c) => {
     const { dataModelId, limit, offset } = c.req.valid('query');
     const page = parsePage({ limit, offset }, c.get('services').settings);
-    const { rows, total } = await listTemplates(templateDeps(c), c.get('principal').tenantId, { dataModelId }, page);
+    const { rows, total } = await listTemplates(requestDeps(c), c.get('principal').tenantId, { dataModelId }, page);
     return c.json(listEnvelope(rows.map(toRenderTemplateResponse), total, page), 200);
   });

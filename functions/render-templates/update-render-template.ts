@@ -5,7 +5,7 @@ import { RenderTemplateSchema, toRenderTemplateResponse } from '../platform/embe
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { templateDeps } from '../platform/template-deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { PATCHABLE, TemplateIdParam, UpdateRenderTemplateBody } from './schemas.ts';
 import { storageDown } from './storage-failure-response.ts';
 
@@ -30,6 +30,6 @@ export const registerUpdateRenderTemplate = (app: OpenAPIHono<AppEnv>) =>
       throw badRequest(`body: at least one of ${PATCHABLE.join(', ')} is required`);
     }
     const { storageUrl: _a, digestMultibase: _b, hash: _c, renderMethodType: _d, dataModelId: _e, ...patch } = body;
-    const row = await updateTemplate(templateDeps(c), c.get('principal').tenantId, c.req.valid('param').id, patch);
+    const row = await updateTemplate(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id, patch);
     return c.json(toRenderTemplateResponse(row), 200);
   });

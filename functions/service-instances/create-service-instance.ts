@@ -3,7 +3,7 @@ import { createServiceInstance } from '../../core/service-instances/service-inst
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { instanceDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { CreateServiceInstanceBody, ServiceInstanceSchema, toServiceInstanceResponse } from './schemas.ts';
 
 export const createServiceInstanceRoute = createRoute({
@@ -22,6 +22,6 @@ export const createServiceInstanceRoute = createRoute({
 
 export const registerCreateServiceInstance = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(createServiceInstanceRoute, async (c) => {
-    const row = await createServiceInstance(instanceDeps(c), c.get('principal').tenantId, c.req.valid('json'));
+    const row = await createServiceInstance(requestDeps(c), c.get('principal').tenantId, c.req.valid('json'));
     return c.json(toServiceInstanceResponse(row), 201);
   });

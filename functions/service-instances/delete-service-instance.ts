@@ -3,7 +3,7 @@ import { deleteServiceInstance, parseForce } from '../../core/service-instances/
 import type { AppEnv } from '../platform/env.ts';
 import { pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { instanceDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { ServiceIdParam } from './schemas.ts';
 
 export const deleteServiceInstanceRoute = createRoute({
@@ -27,6 +27,6 @@ export const deleteServiceInstanceRoute = createRoute({
 export const registerDeleteServiceInstance = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(deleteServiceInstanceRoute, async (c) => {
     const force = parseForce(c.req.valid('query').force);
-    await deleteServiceInstance(instanceDeps(c), c.get('principal').tenantId, c.req.valid('param').id, force);
+    await deleteServiceInstance(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id, force);
     return c.body(null, 204);
   });

@@ -4,7 +4,7 @@ import { findServiceInstance } from '../../core/service-instances/service-instan
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { instanceDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { ServiceIdParam, ServiceInstanceSchema, toServiceInstanceResponse } from './schemas.ts';
 
 export const getServiceInstanceRoute = createRoute({
@@ -19,7 +19,7 @@ export const getServiceInstanceRoute = createRoute({
 
 export const registerGetServiceInstance = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(getServiceInstanceRoute, async (c) => {
-    const row = await findServiceInstance(instanceDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
+    const row = await findServiceInstance(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
     if (!row) throw notFound('Service instance');
     return c.json(toServiceInstanceResponse(row, c.get('services').settings.showSystemServiceBaseUrl), 200);
   });

@@ -6,7 +6,7 @@ import { enumFilter } from '../platform/filters.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { listEnvelope, listEnvelopeSchema, pageQuerySchema, parsePage } from '../platform/pagination.ts';
-import { instanceDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { ServiceInstanceSchema, toServiceInstanceResponse } from './schemas.ts';
 
 export const listServiceInstancesRoute = createRoute({
@@ -26,6 +26,6 @@ export const registerListServiceInstances = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(listServiceInstancesRoute, async (c) => {
     const { limit, offset, ...filter } = c.req.valid('query');
     const page = parsePage({ limit, offset }, c.get('services').settings);
-    const { rows, total } = await listServiceInstances(instanceDeps(c), c.get('principal').tenantId, filter, page);
+    const { rows, total } = await listServiceInstances(requestDeps(c), c.get('principal').tenantId, filter, page);
     return c.json(listEnvelope(rows.map((row) => toServiceInstanceResponse(row, c.get('services').settings.showSystemServiceBaseUrl)), total, page), 200);
   });

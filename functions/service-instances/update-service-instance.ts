@@ -4,7 +4,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requireRecognisedField } from '../platform/patch.ts';
-import { instanceDeps } from './deps.ts';
+import { requestDeps } from '../platform/request-deps.ts';
 import { ServiceIdParam, ServiceInstanceSchema, toServiceInstanceResponse, UpdateServiceInstanceBody } from './schemas.ts';
 
 export const updateServiceInstanceRoute = createRoute({
@@ -25,6 +25,6 @@ export const updateServiceInstanceRoute = createRoute({
 export const registerUpdateServiceInstance = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(updateServiceInstanceRoute, async (c) => {
     const patch = requireRecognisedField(c.req.valid('json'), Object.keys(UpdateServiceInstanceBody.shape));
-    const row = await updateServiceInstance(instanceDeps(c), c.get('principal').tenantId, c.req.valid('param').id, patch);
+    const row = await updateServiceInstance(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id, patch);
     return c.json(toServiceInstanceResponse(row), 200);
   });

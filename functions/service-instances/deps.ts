@@ -1,8 +1,0 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../platform/env.ts';
-
-/** What the service-instance domain needs from the request's services. */
-export const instanceDeps = (c: Context<AppEnv>) => {
-  const { db, secretBox, settings } = c.get('services');
-  return { db, box: secretBox, allowPrivateUrls: settings.allowPrivateUrls };
-};
