@@ -76,6 +76,21 @@ describe('POST /dids validation', () => {
       expect400(await create({ type: 'SELF_MANAGED', method: 'DID_WEB', alias }), 'alias');
     }
   });
+
+  it('400 naming alias (not a 502 from the VC service) for a SELF_MANAGED alias the VC service would refuse', async () => {
+    const before = await count();
+    for (const alias of ['-bad.example.com', 'a..b.example.com', 'example.com:99999', 'example.com%3A0', 'example.com:a%zz', 'example.com:dids:%']) {
+      expect400(await create({ type: 'SELF_MANAGED', method: 'DID_WEB', alias }), 'alias');
+    }
+    expect(await count()).toBe(before);
+  });
+
+  it('a SELF_MANAGED alias with an upper-case host is recorded with the DID the VC service makes (host lower-cased)', async () => {
+    const res = await create({ type: 'SELF_MANAGED', method: 'DID_WEB', alias: 'Upper.Example.com:Path-1' });
+    expect(res.status).toBe(201);
+    expect(res.body.did).toBe('did:web:upper.example.com:Path-1');
+    expect(await vcAdapterOf(vc).getDid(res.body.did)).toBeDefined();
+  });
 });
 
 describe('POST /dids rules', () => {
