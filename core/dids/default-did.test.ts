@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dids } from '../../db/schema/index.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { connectDatabase } from '../../db/client.ts';
-import { startVckitDouble, type VckitDouble } from '../../test/doubles/vckit-double.ts';
+import { startVcService, type VcService } from '../../vc-service/test/vc-harness.ts';
 import { createEmptyDatabase } from '../../test/rig/databases.ts';
-import { useVckitAsSystemVc } from '../../test/rig/did-fixtures.ts';
+import { pointVcInstance, unreachableVc, useVcServiceAsSystemVc, vcAdapterOf } from '../../test/rig/did-fixtures.ts';
+import { SYSTEM_SERVICE_IDS } from '../../test/rig/fixtures.ts';
 import { freePort } from '../../test/rig/postgres-server.ts';
 import { runProgram } from '../../test/rig/program.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
@@ -14,19 +15,19 @@ import { createLogger } from '../logging/logger.ts';
 import { ensureDefaultDid, ensureDefaultDidAtStartUp, readDefaultDidAlias } from './default-did.ts';
 
 let t: TestApp;
-let vckit: VckitDouble;
+let vc: VcService;
 const lines: string[] = [];
 const deps = () => ({ db: t.db, box: t.services.secretBox, fetcher: t.services.fetcher, logger: createLogger('info', (l) => lines.push(l)) });
 const defaults = () => t.db.select().from(dids).where(eq(dids.type, 'DEFAULT'));
-const creates = () => vckit.calls.filter((c) => c.path === '/agent/didManagerCreate').length;
+const heldCount = async () => (await vcAdapterOf(vc).listDids()).length;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
-  vckit = await useVckitAsSystemVc(t);
+  vc = await useVcServiceAsSystemVc(t);
 });
 afterAll(async () => {
   await t.close();
-  await vckit.close();
+  await vc.stop();
 });
 
 describe('SYSTEM_DEFAULT_DID_ALIAS', () => {
@@ -40,22 +41,23 @@ describe('SYSTEM_DEFAULT_DID_ALIAS', () => {
 
 describe('the DEFAULT DID at start-up', () => {
   it('a VC service that is down leaves a warning, no record, and no failure; the next start creates it', async () => {
-    vckit.failNext(5);
+    await pointVcInstance(t, SYSTEM_SERVICE_IDS.VC, await unreachableVc());
     await ensureDefaultDidAtStartUp(deps(), {});
     expect(await defaults()).toEqual([]);
     expect(lines.map((l) => JSON.parse(l)).find((l) => l.level === 'warn')).toMatchObject({ message: expect.stringContaining('System default DID not ensured') });
-    vckit.failNext(0);
+    await pointVcInstance(t, SYSTEM_SERVICE_IDS.VC, vc);
     await ensureDefaultDidAtStartUp(deps(), {});
     const [row] = await defaults();
     expect(row).toMatchObject({ tenantId: SYSTEM_TENANT_ID, type: 'DEFAULT', status: 'ACTIVE', alias: 'default', isDefault: false });
-    expect(row!.did).toBe(`did:web:${new URL(vckit.url).host.replace(':', '%3A')}:default`);
+    expect(row!.did).toBe(`did:web:${new URL(vc.url).host.replace(':', '%3A')}:default`);
+    expect(await vcAdapterOf(vc).getDid(row!.did)).toBeDefined();
   });
 
   it('is idempotent: repeats create nothing new, upstream or locally', async () => {
-    const before = creates();
+    const before = await heldCount();
     const did = await ensureDefaultDid(deps(), 'default');
     await ensureDefaultDid(deps(), 'default');
-    expect(creates()).toBe(before);
+    expect(await heldCount()).toBe(before);
     expect((await defaults()).map((d) => d.did)).toEqual([did]);
   });
 
@@ -67,7 +69,7 @@ describe('the DEFAULT DID at start-up', () => {
 
   it('the web process ensures it at start-up, and boots while the VC service is down', async () => {
     const database = await createEmptyDatabase();
-    const live = await startVckitDouble();
+    const live = await startVcService();
     const env = (vcUrl: string, port: number) => ({
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -110,7 +112,7 @@ describe('the DEFAULT DID at start-up', () => {
       expect(row).toMatchObject({ did: `did:web:${new URL(live.url).host.replace(':', '%3A')}:boot`, tenantId: SYSTEM_TENANT_ID, status: 'ACTIVE' });
     } finally {
       await close();
-      await live.close();
+      await live.stop();
       await database.drop();
     }
   }, 90_000);

@@ -14,9 +14,19 @@ export const didWebHost = (baseUrl: string): string => new URL(baseUrl).host.rep
 /** MANAGED aliases keep only letters, digits and hyphens. */
 export const stripManagedAlias = (alias: string): string => alias.replace(/[^A-Za-z0-9-]/g, '');
 
-/** A SELF_MANAGED alias: a domain (optionally with port) and optional colon-separated path. */
-const SELF_MANAGED_ALIAS = /^[A-Za-z0-9.-]+(?:(?::|%3A)\d+)?(?::[A-Za-z0-9._%-]+)*$/i;
-export const isSelfManagedAlias = (alias: string): boolean => SELF_MANAGED_ALIAS.test(alias);
+const HOST_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+/**
+ * A SELF_MANAGED alias, by the rules the VC service creates did:web identifiers with
+ * (vc-service/did-web.ts `didOfAlias`): a host name, optionally a port 1–65535 (`:443` or `%3A443`),
+ * then colon-separated path segments of unreserved characters or percent-escapes.
+ */
+const SELF_MANAGED_ALIAS = new RegExp(`^(${HOST_LABEL}(?:\\.${HOST_LABEL})*)(?:(?::|%3A)(\\d+))?(?::(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})+)*$`, 'i');
+export const isSelfManagedAlias = (alias: string): boolean => {
+  const match = SELF_MANAGED_ALIAS.exec(alias);
+  if (!match || match[1]!.length > 253) return false;
+  const port = match[2];
+  return port === undefined || (port.length <= 5 && Number(port) >= 1 && Number(port) <= 65535);
+};
 
 /** The alias in the form the VC service takes it: a host port percent-encoded, path colons kept. */
 export const encodeAliasPort = (alias: string): string => alias.replace(/^([^:%]+):(\d+)(?=:|$)/, '$1%3A$2');

@@ -1,8 +1,12 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
+import { AdapterError } from '../adapters/adapter-errors.ts';
+import { tenantSafeReason } from '../adapters/adapter-failure.ts';
 import { createIdrAdapter, type IdrAdapter, type IdrConfig } from '../adapters/idr/idr-adapter.ts';
+import { isIdrReason } from '../adapters/idr/idr-errors.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
+import { ApiError, badRequest } from '../errors.ts';
 import type { Fetcher } from '../net/fetcher.ts';
 import { serviceInstanceNotFound } from '../service-instances/visible-instance.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
@@ -38,14 +42,27 @@ export const adapterFor = async (deps: InstanceDeps, instance: typeof serviceIns
 
 
 /**
- * Whether an IDR instance's configuration reaches a resolver that takes its key (see IdrAdapter.probe):
- * meant for when an instance is created or its config changes. Resolves to the problem, or undefined.
+ * An IDR instance's configuration must reach a resolver that takes its key (IdrAdapter.probe: its
+ * `/.well-known/resolver` and link routes answer as the resolver does). Called when an instance is
+ * created or its config changes. A resolver that does not answer at all (network error, timeout,
+ * 5xx) is a 502 IDR_UNAVAILABLE: the config may be right and the resolver briefly down. Anything
+ * that answers, but not as the resolver (a wrong base URL or path prefix), is a 400 naming
+ * `config.baseUrl`; a refused key is a 400 naming `config.apiKey`.
  */
-export const probeIdrInstance = async (deps: InstanceDeps, instance: typeof serviceInstances.$inferSelect): Promise<string | undefined> => {
+export const probeIdrInstance = async (deps: InstanceDeps, instance: typeof serviceInstances.$inferSelect): Promise<void> => {
   try {
     await (await adapterFor(deps, instance)).adapter.probe();
-    return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    throw probeFailure(error);
   }
+};
+
+const probeFailure = (error: unknown): unknown => {
+  if (!(error instanceof AdapterError)) return error;
+  const reason = tenantSafeReason(error.message);
+  if (error.kind === 'unavailable' && (error.status === undefined || error.status >= 500)) {
+    return new ApiError(502, `config.baseUrl: the identity resolver did not answer (${reason})`, 'IDR_UNAVAILABLE');
+  }
+  if (isIdrReason(error, 'auth')) return badRequest(`config.apiKey: the identity resolver refused the key (${reason})`);
+  return badRequest(`config.baseUrl: does not answer as an identity resolver (${reason})`);
 };

@@ -3,6 +3,8 @@ import type { Database, Queryable } from '../../db/client.ts';
 import { serviceInstances, type AdapterType, type ServiceType } from '../../db/schema/index.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { isUniqueViolation } from '../db-errors.ts';
+import { probeIdrInstance } from '../identifier-links/idr-instance.ts';
+import type { Fetcher } from '../net/fetcher.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
 import { assertAdapterMatches, validateConfig, type AdapterConfig } from './adapter-configs.ts';
@@ -32,8 +34,14 @@ export interface ServiceInstancePatch {
 interface Deps {
   db: Database;
   box: SecretBox;
+  fetcher: Fetcher;
   allowPrivateUrls: boolean;
 }
+
+/** An IDR instance's new config must reach a resolver; a refusal rolls the write back (see probeIdrInstance). */
+const probeIfIdr = async (deps: Deps, row: ServiceInstanceRow) => {
+  if (row.serviceType === 'IDR') await probeIdrInstance(deps, row);
+};
 
 const open = async (box: SecretBox, row: ServiceInstanceRow): Promise<ServiceInstance> => {
   const { configEncrypted, ...rest } = row;
@@ -82,6 +90,7 @@ export const createServiceInstance = async (deps: Deps, tenantId: string, input:
           isPrimary: input.isPrimary ?? false,
         })
         .returning();
+      await probeIfIdr(deps, inserted!);
       return inserted!;
     });
     return open(deps.box, row);
@@ -166,6 +175,7 @@ export const updateServiceInstance = async (deps: Deps, tenantId: string, id: st
         .set(changes)
         .where(and(eq(serviceInstances.id, id), eq(serviceInstances.tenantId, tenantId)))
         .returning();
+      if (changes.configEncrypted) await probeIfIdr(deps, updated!);
       return updated!;
     });
     return open(deps.box, row);

@@ -1,28 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultDid } from '../../core/dids/default-did.ts';
-import { createVcAdapter } from '../../core/adapters/vc/vc-adapter.ts';
-import type { VckitDouble } from '../../test/doubles/vckit-double.ts';
-import { didRow, insertDidRecord, insertVcInstance, useVckitAsSystemVc, vcConfig } from '../../test/rig/did-fixtures.ts';
+import type { VcService } from '../../vc-service/test/vc-harness.ts';
+import { didRow, insertDidRecord, insertVcInstance, pointVcInstance, unreachableVc, useVcServiceAsSystemVc, vcAdapterOf } from '../../test/rig/did-fixtures.ts';
 import { deleteServiceInstance, insertServiceInstance, SYSTEM_SERVICE_IDS } from '../../test/rig/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 
 let t: TestApp;
-let vckit: VckitDouble;
+let vc: VcService;
 let token: string;
 let systemHost: string;
 const managed = { type: 'MANAGED', method: 'DID_WEB', alias: 'acme' };
 
 beforeAll(async () => {
   t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
-  vckit = await useVckitAsSystemVc(t);
-  systemHost = new URL(vckit.url).host;
+  vc = await useVcServiceAsSystemVc(t);
+  systemHost = new URL(vc.url).host;
   token = await t.token('tenantA');
   await t.call('GET', '/api/v1/dids', { token });
   await ensureDefaultDid({ db: t.db, box: t.services.secretBox, fetcher: t.services.fetcher, logger: t.services.logger }, 'default');
 });
 afterAll(async () => {
   await t.close();
-  await vckit.close();
+  await vc.stop();
 });
 
 const create = (body: unknown, as = token) => t.call('POST', '/api/v1/dids', { token: as, body });
@@ -77,6 +76,21 @@ describe('POST /dids validation', () => {
       expect400(await create({ type: 'SELF_MANAGED', method: 'DID_WEB', alias }), 'alias');
     }
   });
+
+  it('400 naming alias (not a 502 from the VC service) for a SELF_MANAGED alias the VC service would refuse', async () => {
+    const before = await count();
+    for (const alias of ['-bad.example.com', 'a..b.example.com', 'example.com:99999', 'example.com%3A0', 'example.com:a%zz', 'example.com:dids:%']) {
+      expect400(await create({ type: 'SELF_MANAGED', method: 'DID_WEB', alias }), 'alias');
+    }
+    expect(await count()).toBe(before);
+  });
+
+  it('a SELF_MANAGED alias with an upper-case host is recorded with the DID the VC service makes (host lower-cased)', async () => {
+    const res = await create({ type: 'SELF_MANAGED', method: 'DID_WEB', alias: 'Upper.Example.com:Path-1' });
+    expect(res.status).toBe(201);
+    expect(res.body.did).toBe('did:web:upper.example.com:Path-1');
+    expect(await vcAdapterOf(vc).getDid(res.body.did)).toBeDefined();
+  });
 });
 
 describe('POST /dids rules', () => {
@@ -91,7 +105,7 @@ describe('POST /dids rules', () => {
 
   it('404 naming serviceInstanceId for a missing or another tenant’s instance (same body); 400 for a non-VC instance', async () => {
     await t.call('GET', '/api/v1/dids', { token: await t.token('tenantB') });
-    const foreign = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantB'), vckit);
+    const foreign = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantB'), vc);
     const missing = await create({ ...managed, serviceInstanceId: 'does-not-exist' });
     const other = await create({ ...managed, serviceInstanceId: foreign.id });
     expect(missing.status).toBe(404);
@@ -110,7 +124,7 @@ describe('POST /dids rules', () => {
 
   it('409 when the DID already has a record in another tenant', async () => {
     const other = await t.token('tenantB');
-    const theirs = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantB'), vckit);
+    const theirs = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantB'), vc);
     const body = { type: 'SELF_MANAGED', method: 'DID_WEB', alias: 'shared.example.com', serviceInstanceId: theirs.id };
     expect((await create(body, other)).status).toBe(201);
     const before = await count();
@@ -121,19 +135,19 @@ describe('POST /dids rules', () => {
   });
 
   it('409 when the provider reports the alias in use', async () => {
-    await createVcAdapter(vcConfig(vckit), t.services.fetcher).createDid('taken.example.com');
+    await vcAdapterOf(vc).createDid('taken.example.com');
     const res = await create({ type: 'SELF_MANAGED', method: 'DID_WEB', alias: 'taken.example.com' });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('DID_ALIAS_IN_USE');
   });
 
-  it('502 when the VC service fails; nothing is recorded', async () => {
+  it('502 when the VC service does not answer; nothing is recorded', async () => {
+    const down = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantA'), { ...(await unreachableVc()), apiKey: vc.apiKey });
     const before = await count();
-    vckit.failNext();
-    const res = await create({ ...managed, alias: 'vc-down' });
+    const res = await create({ ...managed, alias: 'vc-down', serviceInstanceId: down.id });
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('VC_UNAVAILABLE');
-    expect(res.body.error).not.toContain(vckit.apiKey);
+    expect(res.body.error).not.toContain(vc.apiKey);
     expect(await count()).toBe(before);
   });
 });
@@ -157,7 +171,7 @@ describe('POST /dids/import validation', () => {
   });
 
   it('404 for a missing or foreign instance; 409 when the did has a record', async () => {
-    const foreign = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantB'), vckit);
+    const foreign = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantB'), vc);
     const missing = await importDid({ ...body, serviceInstanceId: 'nope' });
     expect(missing.status).toBe(404);
     expect((await importDid({ ...body, serviceInstanceId: foreign.id })).body).toEqual(missing.body);
@@ -226,18 +240,21 @@ describe('PATCH and DELETE /dids/{id}', () => {
 });
 
 describe('GET /dids/{id}/document failures', () => {
-  it('502 when the VC service fails or no longer holds the DID', async () => {
-    const did = (await create({ ...managed, alias: 'doc-fail' })).body;
-    vckit.failNext();
+  it('502 when the VC service does not answer or no longer holds the DID', async () => {
+    const own = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantA'), vc);
+    const did = (await create({ ...managed, alias: 'doc-fail', serviceInstanceId: own.id })).body;
+    expect((await t.call('GET', `/api/v1/dids/${did.id}/document`, { token })).status).toBe(200);
+    await pointVcInstance(t, own.id, await unreachableVc());
     const down = await t.call('GET', `/api/v1/dids/${did.id}/document`, { token });
     expect(down.status).toBe(502);
     expect(down.body.code).toBe('DID_DOCUMENT_UNAVAILABLE');
-    await createVcAdapter(vcConfig(vckit), t.services.fetcher).deleteDid(did.did);
+    await pointVcInstance(t, own.id, vc);
+    await vcAdapterOf(vc).deleteDid(did.did);
     expect((await t.call('GET', `/api/v1/dids/${did.id}/document`, { token })).status).toBe(502);
   });
 
   it('502 when the instance was force-deleted', async () => {
-    const own = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantA'), vckit);
+    const own = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantA'), vc);
     const did = (await create({ ...managed, alias: 'doc-orphan', serviceInstanceId: own.id })).body;
     await t.call('DELETE', `/api/v1/services/${own.id}?force=true`, { token });
     expect((await t.call('GET', `/api/v1/dids/${did.id}/document`, { token })).status).toBe(502);

@@ -1,32 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultDid } from '../../core/dids/default-did.ts';
 import { createLogger } from '../../core/logging/logger.ts';
-import type { VckitDouble } from '../../test/doubles/vckit-double.ts';
-import { didRow, insertVcInstance, useVckitAsSystemVc } from '../../test/rig/did-fixtures.ts';
+import type { VcService } from '../../vc-service/test/vc-harness.ts';
+import { didRow, insertVcInstance, pointVcInstance, unreachableVc, useVcServiceAsSystemVc, vcAdapterOf } from '../../test/rig/did-fixtures.ts';
 import { SYSTEM_SERVICE_IDS } from '../../test/rig/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 
 let t: TestApp;
-let vckit: VckitDouble;
+let vc: VcService;
 let token: string;
 let host: string;
 let defaultDid: string;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
-  vckit = await useVckitAsSystemVc(t);
-  host = new URL(vckit.url).host.replace(':', '%3A');
+  vc = await useVcServiceAsSystemVc(t);
+  host = new URL(vc.url).host.replace(':', '%3A');
   token = await t.token('tenantA');
   await t.call('GET', '/api/v1/dids', { token });
   defaultDid = await ensureDefaultDid({ db: t.db, box: t.services.secretBox, fetcher: t.services.fetcher, logger: t.services.logger }, 'default');
 });
 afterAll(async () => {
   await t.close();
-  await vckit.close();
+  await vc.stop();
 });
 
 const create = (body: object, as = token) => t.call('POST', '/api/v1/dids', { token: as, body });
-const upstreamCreates = () => vckit.calls.filter((c) => c.path === '/agent/didManagerCreate').map((c) => (c.body as { alias: string }).alias);
+const held = (did: string) => vcAdapterOf(vc).getDid(did);
+const heldCount = async () => (await vcAdapterOf(vc).listDids()).length;
 
 describe('POST /dids', () => {
   it('MANAGED: the alias keeps letters, digits and hyphens under the VC host; ACTIVE; on the system VC instance by default', async () => {
@@ -45,7 +46,7 @@ describe('POST /dids', () => {
       isSystemDefault: false,
     });
     expect(res.body.keyId).toMatch(/^[0-9a-f]{64}$/);
-    expect(upstreamCreates()).toContain(`${host}:AcmeCorp2-x`);
+    expect((await vc.agent('didManagerFind', { alias: `${host}:AcmeCorp2-x` })).body).toEqual([expect.objectContaining({ did: res.body.did, controllerKeyId: res.body.keyId })]);
     expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
   });
 
@@ -56,17 +57,17 @@ describe('POST /dids', () => {
   });
 
   it('SELF_MANAGED: a path under the system VC host is allowed', async () => {
-    const res = await create({ type: 'SELF_MANAGED', method: 'DID_WEB', alias: `${new URL(vckit.url).host}:tenant-a` });
+    const res = await create({ type: 'SELF_MANAGED', method: 'DID_WEB', alias: `${new URL(vc.url).host}:tenant-a` });
     expect(res.status).toBe(201);
     expect(res.body.did).toBe(`did:web:${host}:tenant-a`);
   });
 
   it('uses the given instance, else the tenant primary VC instance', async () => {
     const tenantId = await t.tenantOf('tenantA');
-    const other = await insertVcInstance(t.db, t.services.secretBox, tenantId, vckit);
+    const other = await insertVcInstance(t.db, t.services.secretBox, tenantId, vc);
     const given = await create({ type: 'MANAGED', method: 'DID_WEB', alias: 'given', serviceInstanceId: other.id });
     expect(given.body.serviceInstanceId).toBe(other.id);
-    const primary = await insertVcInstance(t.db, t.services.secretBox, tenantId, vckit, true);
+    const primary = await insertVcInstance(t.db, t.services.secretBox, tenantId, vc, true);
     const defaulted = await create({ type: 'MANAGED', method: 'DID_WEB', alias: 'primary' });
     expect(defaulted.status).toBe(201);
     expect(defaulted.body.serviceInstanceId).toBe(primary.id);
@@ -84,14 +85,15 @@ describe('POST /dids', () => {
 
 describe('POST /dids/import', () => {
   it('stores a SELF_MANAGED UNVERIFIED record without calling the VC service', async () => {
-    const before = vckit.calls.length;
+    const before = await heldCount();
     const res = await t.call('POST', '/api/v1/dids/import', {
       token,
       body: { did: 'did:web:imported.example.com', method: 'DID_WEB', keyId: 'key-1', serviceInstanceId: SYSTEM_SERVICE_IDS.VC, name: 'Imported' },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ did: 'did:web:imported.example.com', type: 'SELF_MANAGED', status: 'UNVERIFIED', keyId: 'key-1', alias: null, name: 'Imported' });
-    expect(vckit.calls.length).toBe(before);
+    expect(await heldCount()).toBe(before);
+    expect(await held('did:web:imported.example.com')).toBeUndefined();
   });
 });
 
@@ -150,17 +152,19 @@ describe('DELETE /dids/{id}', () => {
     const res = await t.call('DELETE', `/api/v1/dids/${created.id}`, { token });
     expect(res.status).toBe(204);
     expect(await didRow(t.db, created.id)).toBeUndefined();
-    expect(vckit.calls.some((c) => c.path === '/agent/didManagerDelete' && (c.body as { did: string }).did === created.did)).toBe(true);
+    expect(await held(created.did)).toBeUndefined();
     expect((await t.call('GET', `/api/v1/dids/${created.id}`, { token })).status).toBe(404);
   });
 
   it('proceeds when the upstream deletion fails, logging a warning', async () => {
-    const created = (await create({ type: 'MANAGED', method: 'DID_WEB', alias: 'upstream-down' })).body;
+    const own = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantA'), vc);
+    const created = (await create({ type: 'MANAGED', method: 'DID_WEB', alias: 'upstream-down', serviceInstanceId: own.id })).body;
+    const down = await unreachableVc();
+    await pointVcInstance(t, own.id, { ...down, apiKey: vc.apiKey });
     const lines: string[] = [];
     const logger = t.services.logger;
     t.services.logger = createLogger('warn', (line) => lines.push(line));
     try {
-      vckit.failNext();
       expect((await t.call('DELETE', `/api/v1/dids/${created.id}`, { token })).status).toBe(204);
     } finally {
       t.services.logger = logger;
@@ -168,11 +172,12 @@ describe('DELETE /dids/{id}', () => {
     expect(await didRow(t.db, created.id)).toBeUndefined();
     const warning = lines.map((l) => JSON.parse(l)).find((l) => l.message.startsWith('Upstream DID deletion failed'));
     expect(warning).toMatchObject({ level: 'warn', did: created.did });
-    expect(lines.join('\n')).not.toContain(vckit.apiKey);
+    expect(lines.join('\n')).not.toContain(vc.apiKey);
+    expect(await held(created.did)).toBeDefined();
   });
 
   it('works after the instance was force-deleted: the service delete counts and clears the DID references', async () => {
-    const own = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantA'), vckit);
+    const own = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantA'), vc);
     const created = (await create({ type: 'MANAGED', method: 'DID_WEB', alias: 'orphan', serviceInstanceId: own.id })).body;
     const blocked = await t.call('DELETE', `/api/v1/services/${own.id}`, { token });
     expect(blocked.status).toBe(409);
@@ -190,7 +195,12 @@ describe('GET /dids/{id}/document', () => {
     const created = (await create({ type: 'MANAGED', method: 'DID_WEB', alias: 'doc' })).body;
     const res = await t.call('GET', `/api/v1/dids/${created.id}/document`, { token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: created.did, verificationMethod: [{ type: 'JsonWebKey' }] });
+    expect(res.body).toMatchObject({ id: created.did });
+    expect(res.body.verificationMethod).toContainEqual(expect.objectContaining({ type: 'JsonWebKey', controller: created.did }));
+    expect(created.did).toBe(`did:web:${host}:doc`);
+    const hosted = await fetch(`${vc.url}/doc/did.json`);
+    expect(hosted.status).toBe(200);
+    expect(await hosted.json()).toEqual(res.body);
   });
 
   it('returns the DEFAULT DID document to any tenant', async () => {

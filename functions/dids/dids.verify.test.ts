@@ -1,15 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVcAdapter } from '../../core/adapters/vc/vc-adapter.ts';
-import type { VckitDouble } from '../../test/doubles/vckit-double.ts';
-import { didRow, useVckitAsSystemVc, vcConfig } from '../../test/rig/did-fixtures.ts';
+import type { VcService } from '../../vc-service/test/vc-harness.ts';
+import { didRow, useVcServiceAsSystemVc, vcAdapterOf } from '../../test/rig/did-fixtures.ts';
 import { SYSTEM_SERVICE_IDS } from '../../test/rig/fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 import { makeTlsMaterial, startTlsHost, type TlsHost, type TlsMaterial } from '../../test/rig/tls-host.ts';
 
 let t: TestApp;
-let vckit: VckitDouble;
+let vc: VcService;
 let token: string;
 let tls: TlsMaterial;
 let valid: TlsHost;
@@ -32,12 +31,12 @@ beforeAll(async () => {
   await new Promise<void>((done) => plain.listen(0, '127.0.0.1', () => done()));
   plainOrigin = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
   t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' }, fetch: { ca: [tls.caPem] } });
-  vckit = await useVckitAsSystemVc(t);
+  vc = await useVcServiceAsSystemVc(t);
   token = await t.token('tenantA');
 });
 afterAll(async () => {
   await t.close();
-  await vckit.close();
+  await vc.stop();
   await Promise.all([valid.close(), expired.close(), selfSigned.close()]);
   plain.closeAllConnections();
   plain.close();
@@ -87,7 +86,7 @@ describe('POST /dids/{id}/verify over real TLS', () => {
     const missing = await verify(created.id);
     expect(resultOf(missing, 'Key material')).toMatchObject({ result: 'FAILED', message: expect.stringContaining(created.keyId) });
     expect(missing.body).toMatchObject({ verified: false, did: { status: 'VERIFICATION_FAILED' } });
-    const upstream = await createVcAdapter(vcConfig(vckit), t.services.fetcher).resolveDocument(created.did);
+    const upstream = await vcAdapterOf(vc).resolveDocument(created.did);
     host(valid, '/held/did.json', upstream);
     const fixed = await verify(created.id);
     expect(resultOf(fixed, 'Key material').result).toBe('PASSED');

@@ -2,16 +2,23 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import { registrars, serviceInstances } from '../../db/schema/index.ts';
+import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 
 let t: TestApp;
 let token: string;
+/** IDR instances are probed on create: their config points at the resolver double. */
+let resolver: IdrDouble;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  resolver = await startIdrDouble();
+  t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
   token = await t.token('tenantA');
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await resolver.close();
+});
 
 const storageBody = (overrides: Record<string, unknown> = {}) => ({
   serviceType: 'STORAGE',
@@ -89,7 +96,7 @@ describe('service instances', () => {
   });
 
   it('DELETE: unreferenced goes; referenced is a 409 with counts, force clears the references', async () => {
-    const idr = await create({ serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'Resolver', config: { baseUrl: 'https://idr.example.com', apiKey: 'k' } });
+    const idr = await create({ serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'Resolver', config: { baseUrl: resolver.url, apiKey: resolver.apiKey } });
     expect(idr.config).toMatchObject({ apiVersion: '4.0', defaultLinkType: 'untp:dpp', defaultFwqs: false });
     const registrar = await t.call('POST', '/api/v1/registrars', {
       token,
@@ -105,7 +112,7 @@ describe('service instances', () => {
     expect(reg!.idrServiceInstanceId).toBeNull();
     expect((await t.call('GET', `/api/v1/services/${idr.id}`, { token })).status).toBe(404);
     // Schemes count too, and force clears them; another tenant's references are neither counted nor touched.
-    const idr2 = await create({ serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'Resolver 2', config: { baseUrl: 'https://idr2.example.com', apiKey: 'k' } });
+    const idr2 = await create({ serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'Resolver 2', config: { baseUrl: resolver.url, apiKey: resolver.apiKey } });
     const reg2 = (await t.call('POST', '/api/v1/registrars', { token, body: { name: 'R2', namespace: 'r2', url: 'https://r2.example.com' } })).body;
     const scheme = await t.call('POST', '/api/v1/schemes', {
       token,
@@ -134,7 +141,7 @@ describe('one primary per service type, as each tenant sees it', () => {
     for (const type of ['VC', 'IDR', 'STORAGE'] as const) expect(await primaryOf(tokenB, SYSTEM_SERVICE_IDS[type]), type).toBe(true);
     const body = {
       VC: { serviceType: 'VC', adapterType: 'VC_ADAPTER', name: 'B VC', config: { baseUrl: 'https://vc.example.com', apiKey: 'k' } },
-      IDR: { serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'B IDR', config: { baseUrl: 'https://idr.example.com', apiKey: 'k' } },
+      IDR: { serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'B IDR', config: { baseUrl: resolver.url, apiKey: resolver.apiKey } },
       STORAGE: storageBody({ name: 'B storage' }),
     };
     const own: Record<string, { id: string }> = {};

@@ -16,10 +16,12 @@ export const updateServiceInstanceRoute = createRoute({
     'System defaults are read-only (403). config is shallow-merged over the stored one, then validated and ' +
     'encrypted; a sensitive field sent as *** keeps its stored value. A changed effective config while ' +
     'credential status operations are pending is a 409 SERVICE_INSTANCE_STATUS_PENDING; name, description and ' +
-    'isPrimary changes are always allowed.',
+    'isPrimary changes are always allowed. A changed IDR config is probed as on create (400 naming `config.baseUrl` ' +
+    'or `config.apiKey` when the resolver answers but not as required, 502 IDR_UNAVAILABLE when it does not answer); ' +
+    'the change is then not saved.',
   security: guarded,
   request: { params: ServiceIdParam, body: jsonBody(UpdateServiceInstanceBody) },
-  responses: { 200: jsonResponse(ServiceInstanceSchema, 'The updated instance'), ...pick(400, 401, 403, 404, 409, 413, 500) },
+  responses: { 200: jsonResponse(ServiceInstanceSchema, 'The updated instance'), ...pick(400, 401, 403, 404, 409, 413, 500, 502) },
 });
 
 export const registerUpdateServiceInstance = (app: OpenAPIHono<AppEnv>) =>

@@ -3,26 +3,46 @@ import { dids, serviceInstances } from '../../db/schema/index.ts';
 import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import type { Database } from '../../db/client.ts';
 import type { SecretBox } from '../../core/crypto/secret-box.ts';
-import { startVckitDouble, type VckitDouble } from '../doubles/vckit-double.ts';
+import { createVcAdapter } from '../../core/adapters/vc/vc-adapter.ts';
+import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
+import { startVcService, type VcService } from '../../vc-service/test/vc-harness.ts';
+import { freePort } from './postgres-server.ts';
 import type { TestApp } from './test-app.ts';
 
-export const vcConfig = (vckit: VckitDouble) => ({ baseUrl: vckit.url, apiKey: vckit.apiKey, apiVersion: '1.0.0' });
+/** Where a VC instance's config points: the real VC service, or any URL and key. */
+export interface VcTarget {
+  url: string;
+  apiKey: string;
+}
 
-/** Points the system default VC instance of a test app at a fresh VCkit double. */
-export const useVckitAsSystemVc = async (t: TestApp): Promise<VckitDouble> => {
-  const vckit = await startVckitDouble();
+export const vcConfig = (vc: VcTarget) => ({ baseUrl: vc.url, apiKey: vc.apiKey, apiVersion: '1.0.0' });
+
+/** A base URL where nothing listens: the VC service as seen while it is down. */
+export const unreachableVc = async (): Promise<VcTarget> => ({ url: `http://127.0.0.1:${await freePort()}`, apiKey: 'unreachable-vc-key' });
+
+/** The VC service's own view (through the adapter), to check what it holds after a main-API call. */
+export const vcAdapterOf = (vc: VcTarget) => createVcAdapter(vcConfig(vc), createGuardedFetch({ allowPrivate: true, userAgent: 'css-test' }));
+
+/** Points a VC service instance (by id) at a target. */
+export const pointVcInstance = async (t: TestApp, instanceId: string, vc: VcTarget) => {
   await t.db
     .update(serviceInstances)
-    .set({ configEncrypted: await t.services.secretBox.encryptJson(vcConfig(vckit)) })
-    .where(eq(serviceInstances.id, SYSTEM_SERVICE_IDS.VC));
-  return vckit;
+    .set({ configEncrypted: await t.services.secretBox.encryptJson(vcConfig(vc)) })
+    .where(eq(serviceInstances.id, instanceId));
 };
 
-/** A tenant's own VC instance whose config points at a double. */
-export const insertVcInstance = async (db: Database, box: SecretBox, tenantId: string, vckit: VckitDouble, isPrimary = false) => {
+/** Starts this project's VC service (vc-service/) and points the system default VC instance of a test app at it. */
+export const useVcServiceAsSystemVc = async (t: TestApp): Promise<VcService> => {
+  const vc = await startVcService();
+  await pointVcInstance(t, SYSTEM_SERVICE_IDS.VC, vc);
+  return vc;
+};
+
+/** A tenant's own VC instance whose config points at a target. */
+export const insertVcInstance = async (db: Database, box: SecretBox, tenantId: string, vc: VcTarget, isPrimary = false) => {
   const [row] = await db
     .insert(serviceInstances)
-    .values({ tenantId, serviceType: 'VC', adapterType: 'VC_ADAPTER', name: `VC of ${tenantId}`, configEncrypted: await box.encryptJson(vcConfig(vckit)), isPrimary })
+    .values({ tenantId, serviceType: 'VC', adapterType: 'VC_ADAPTER', name: `VC of ${tenantId}`, configEncrypted: await box.encryptJson(vcConfig(vc)), isPrimary })
     .returning();
   return row!;
 };
