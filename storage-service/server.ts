@@ -8,7 +8,7 @@ import { LocalStore } from './backends/local-store.ts';
 import { S3Store } from './backends/s3-store.ts';
 import type { ObjectStore } from './object-store.ts';
 import { readStorageSettings, type StorageSettings } from './settings.ts';
-import { readWorkerCount, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
+import { readWorkerCount, stopOnSignals, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 
 export const createObjectStore = (settings: StorageSettings): ObjectStore =>
   settings.storageType === 's3' ? S3Store.connect(settings.s3) : new LocalStore(resolve(settings.localDirectory), settings.localSyncIoMaxBytes);
@@ -42,14 +42,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL)));
     } else {
       const service = startStorageServer(process.env, { settings });
-      const stop = async () => {
-        await service.close();
-        process.exit(0);
-      };
-      process.once('SIGTERM', stop);
-      // Ctrl+C reaches a cluster worker too; its primary stops it (SIGTERM) rather than replace it.
-      if (cluster.isWorker) process.on('SIGINT', () => {});
-      else process.once('SIGINT', stop);
+      stopOnSignals(service);
     }
   } catch (error) {
     const code = error instanceof ConfigError ? ` [${error.code}]` : '';

@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import postgres from 'postgres';
 import { ConfigError } from '../core/errors.ts';
 import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
-import { readWorkerCount, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
+import { readWorkerCount, stopOnSignals, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 import { buildVcApp } from './app.ts';
 import { migrateVcSchema } from './db/migrate.ts';
 import { createDocumentFetcher, type DocumentFetcher } from './did-fetch.ts';
@@ -66,13 +66,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL)), 'VC');
     } else {
       const service = await startVcServer(process.env, { settings });
-      const stop = async () => {
-        await service.close();
-        process.exit(0);
-      };
-      process.once('SIGTERM', stop);
-      if (cluster.isWorker) process.on('SIGINT', () => {});
-      else process.once('SIGINT', stop);
+      stopOnSignals(service);
     }
   } catch (error) {
     const code = error instanceof ConfigError ? ` [${error.code}]` : '';

@@ -77,3 +77,17 @@ export const superviseWorkers = (count: number, logger: Logger, service = 'Stora
   process.once('SIGTERM', () => stop(0));
   process.once('SIGINT', () => stop(0));
 };
+
+/**
+ * A serving process (the only one, or one cluster worker) stops on SIGTERM; Ctrl+C stops a lone process, while a
+ * cluster worker ignores it because its primary stops it (SIGTERM) rather than replace it.
+ */
+export const stopOnSignals = (service: { close: () => Promise<void> | void }): void => {
+  const stop = async () => {
+    await service.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  if (cluster.isWorker) process.on('SIGINT', () => {});
+  else process.once('SIGINT', stop);
+};
