@@ -132,14 +132,20 @@ export const updateTemplate = async (deps: TemplateDeps, tenantId: string, id: s
   if (storage && patch.template !== undefined) {
     Object.assign(changes, await upload(deps, storage.adapter, patch.template), { storageServiceInstanceId: storage.id });
   }
-  const updated = await deps.db.transaction(async (tx) => {
-    if (patch.isDefault) await demoteDefault(tx, tenantId, current.dataModelId);
-    const [row] = await tx.update(renderTemplates).set(changes).where(and(eq(renderTemplates.id, id), eq(renderTemplates.tenantId, tenantId))).returning();
-    if (!row) throw notFound('Render template');
-    return row;
-  });
-  if (storage) await deleteContentBestEffort(deps, [current]);
-  return updated;
+  try {
+    const updated = await deps.db.transaction(async (tx) => {
+      if (patch.isDefault) await demoteDefault(tx, tenantId, current.dataModelId);
+      const [row] = await tx.update(renderTemplates).set(changes).where(and(eq(renderTemplates.id, id), eq(renderTemplates.tenantId, tenantId))).returning();
+      if (!row) throw notFound('Render template');
+      return row;
+    });
+    if (storage) await deleteContentBestEffort(deps, [current]);
+    return updated;
+  } catch (error) {
+    // The record still points at the old content: the content just uploaded would be an orphan.
+    if (storage && changes.storageObjectId) await deleteContentBestEffort(deps, [{ storageServiceInstanceId: storage.id, storageObjectId: changes.storageObjectId }]);
+    throw error;
+  }
 };
 
 /** Deletes one of the tenant's templates; its stored content goes afterwards, best-effort. */

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
@@ -92,4 +94,20 @@ describe('render template validation and lookups', () => {
     expect(both.body.error).toMatch(/^storageOptions\.serviceInstanceId: /);
   });
 
+  it('a PATCH whose record write fails removes the content it uploaded (no orphan in storage)', async () => {
+    const made = (await create(body())).body;
+    const objects = async () => (await readdir(storage.settings.localDirectory, { recursive: true })).filter((f) => f.endsWith('.html')).sort();
+    const before = await objects();
+    await t.db.execute(sql.raw(`
+      create function refuse_template_update() returns trigger language plpgsql as $$ begin raise exception 'record write refused by the test'; end $$;
+      create trigger refuse_template_update before update on render_templates for each row execute function refuse_template_update();`));
+    try {
+      const res = await t.call('PATCH', `/api/v1/render-templates/${made.id}`, { token, body: { template: '<p>{{name}} lost</p>' } });
+      expect(res.status).toBe(500);
+    } finally {
+      await t.db.execute(sql.raw('drop trigger refuse_template_update on render_templates; drop function refuse_template_update();'));
+    }
+    expect(await objects()).toEqual(before);
+    expect((await t.call('GET', `/api/v1/render-templates/${made.id}`, { token })).body.storageUrl).toBe(made.storageUrl);
+  });
 });
