@@ -71,10 +71,17 @@ export const createDid = async (deps: DidDeps, tenantId: string, input: CreateDi
   const alias = await aliases(deps, input, config.baseUrl);
   await assertDidFree(deps.db, `did:web:${alias.upstream}`, { serviceInstanceId: instance.id, alias: alias.recorded });
   const created = await adapter.createDid(alias.upstream).catch((error) => {
-    throw aliasInUseUpstream(error) ? aliasTaken() : vcUnavailable(error);
+    if (aliasInUseUpstream(error)) throw aliasTaken();
+    // A lost answer may hide a DID the VC service did create: say which, so it can be found and removed.
+    deps.logger.warn('DID creation failed; the VC service may hold it without a record here', { did: `did:web:${alias.upstream}`, serviceInstanceId: instance.id });
+    throw vcUnavailable(error);
   });
+  const removeUpstream = () =>
+    adapter.deleteDid(created.did).catch((error) => {
+      deps.logger.warn('DID not recorded and not removed from the VC service', { did: created.did, serviceInstanceId: instance.id, error: String(error) });
+    });
   await assertDidFree(deps.db, created.did).catch(async (error) => {
-    await adapter.deleteDid(created.did).catch(() => {});
+    await removeUpstream();
     throw error;
   });
   try {
@@ -93,7 +100,7 @@ export const createDid = async (deps: DidDeps, tenantId: string, input: CreateDi
     });
   } catch (error) {
     // Lost a race for the did or alias: the upstream identifier we just made is ours to remove.
-    await adapter.deleteDid(created.did).catch(() => {});
+    await removeUpstream();
     throw error;
   }
 };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultDid } from '../../core/dids/default-did.ts';
+import { createLogger } from '../../core/logging/logger.ts';
 import type { VcService } from '../../vc-service/test/vc-harness.ts';
 import { didRow, insertDidRecord, insertVcInstance, pointVcInstance, unreachableVc, useVcServiceAsSystemVc, vcAdapterOf } from '../../test/rig/did-fixtures.ts';
 import { deleteServiceInstance, insertServiceInstance, SYSTEM_SERVICE_IDS } from '../../test/rig/fixtures.ts';
@@ -144,11 +145,21 @@ describe('POST /dids rules', () => {
   it('502 when the VC service does not answer; nothing is recorded', async () => {
     const down = await insertVcInstance(t.db, t.services.secretBox, await t.tenantOf('tenantA'), { ...(await unreachableVc()), apiKey: vc.apiKey });
     const before = await count();
-    const res = await create({ ...managed, alias: 'vc-down', serviceInstanceId: down.id });
+    const lines: string[] = [];
+    const logger = t.services.logger;
+    t.services.logger = createLogger('warn', (line) => lines.push(line));
+    const res = await create({ ...managed, alias: 'vc-down', serviceInstanceId: down.id }).finally(() => {
+      t.services.logger = logger;
+    });
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('VC_UNAVAILABLE');
     expect(res.body.error).not.toContain(vc.apiKey);
     expect(await count()).toBe(before);
+    // An answer lost after the VC service created the DID would leave it there unrecorded: the log names it.
+    const warning = lines.map((l) => JSON.parse(l)).find((l) => l.message.startsWith('DID creation failed'));
+    expect(warning).toMatchObject({ level: 'warn', serviceInstanceId: down.id });
+    expect(warning.did).toMatch(/^did:web:.*vc-down$/);
+    expect(lines.join('\n')).not.toContain(vc.apiKey);
   });
 });
 
