@@ -7,3 +7,4 @@ export * from './data-models.ts';
 export * from './render-templates.ts';
 export * from './conformity-catalogue.ts';
 export * from './dids.ts';
+export * from './credentials.ts';
