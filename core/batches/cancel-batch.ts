@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../db/client.ts';
 import { ApiError, conflict } from '../errors.ts';
-import { projectBatch, projectTombstone, type BatchProjection } from './batch-projection.ts';
+import { projectBatch, projectTombstone, verifiedCounts, type BatchProjection } from './batch-projection.ts';
 import { bumpBatchVersion, lockTenantBatch, transitionAllItems, type BatchRow } from './batch-repository.ts';
 
 export const CANCEL_MESSAGE =
@@ -29,6 +29,8 @@ export const cancelBatch = async (db: Database, tenantId: string, batchId: strin
     if (batch.state !== 'QUEUED' && batch.state !== 'RUNNING') {
       throw conflict(`A ${batch.state} batch cannot be cancelled`, 'BATCH_NOT_CANCELLABLE');
     }
+    // Drift is found before anything is written: never act on counts that are already wrong.
+    await verifiedCounts(tx, batch);
     if (!batch.cancelRequestedAt) {
       batch = await bumpBatchVersion(tx, batch.id, { cancelRequestedAt: new Date() });
       await transitionAllItems(tx, batch.id, 'QUEUED', 'CANCELLED', { nextAttemptAt: null, errorCode: null, errorMessage: null });

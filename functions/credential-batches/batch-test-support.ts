@@ -13,8 +13,9 @@ export const item = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-export const submit = (t: TestApp, token: string, body: unknown, key: string | undefined = crypto.randomUUID(), headers: Record<string, string> = {}) =>
-  t.call('POST', BATCHES, { token, body, headers: { ...(key === undefined ? {} : { 'idempotency-key': key }), ...headers } });
+/** Submits with a fresh Idempotency-Key unless one is given (`null`: without the header). */
+export const submit = (t: TestApp, token: string, body: unknown, key: string | null = crypto.randomUUID(), headers: Record<string, string> = {}) =>
+  t.call('POST', BATCHES, { token, body, headers: { ...(key === null ? {} : { 'idempotency-key': key }), ...headers } });
 
 export const batchRow = async (db: Database, id: string) => (await db.select().from(credentialBatches).where(eq(credentialBatches.id, id)))[0];
 
