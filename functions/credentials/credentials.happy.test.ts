@@ -149,3 +149,48 @@ describe('Idempotency-Key', () => {
     expect(again.body.credentialId).not.toBe(first.body.credentialId);
   });
 });
+
+describe('credential records', () => {
+  it("GET /credentials lists the tenant's credentials newest first, in the list envelope, without keys", async () => {
+    const a = await issue(issueBody('DigitalTraceabilityEvent', '0.7.0', sample('0.7.0', 'DigitalTraceabilityEvent')));
+    const b = await issue(issueBody('DigitalTraceabilityEvent', '0.7.0', sample('0.7.0', 'DigitalTraceabilityEvent'), { storageOptions: { encrypt: false } }));
+    const res = await rig.t.call('GET', '/api/v1/credentials?credentialType=DigitalTraceabilityEvent', { token: rig.token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((c: { id: string }) => c.id).slice(0, 2)).toEqual([b.body.credentialId, a.body.credentialId]);
+    expect(res.body.pagination).toMatchObject({ offset: 0, limit: 20, total: res.body.data.length, hasMore: false });
+    for (const item of res.body.data) {
+      expect(item).not.toHaveProperty('decryptionKey');
+      expect(item).toMatchObject({ credentialType: 'DigitalTraceabilityEvent', storageUri: expect.any(String), digestMultibase: expect.stringMatching(/^z/), statusEntries: [expect.objectContaining({ statusPurpose: 'revocation' })] });
+    }
+    const page = await rig.t.call('GET', '/api/v1/credentials?credentialType=DigitalTraceabilityEvent&limit=1&offset=1', { token: rig.token });
+    expect(page.body.data.map((c: { id: string }) => c.id)).toEqual([a.body.credentialId]);
+    expect(page.body.pagination).toMatchObject({ limit: 1, offset: 1, hasMore: page.body.pagination.total > 2 });
+  });
+
+  it('filters by version and isPublished', async () => {
+    await issue(issueBody('DigitalConformityCredential', '0.6.1', sample('0.6.1', 'DigitalConformityCredential')));
+    const old = await rig.t.call('GET', '/api/v1/credentials?version=0.6.1&limit=100', { token: rig.token });
+    expect(old.body.data.length).toBeGreaterThan(0);
+    expect(old.body.data.every((c: { version: string }) => c.version === '0.6.1')).toBe(true);
+    const unpublished = await rig.t.call('GET', '/api/v1/credentials?isPublished=false&limit=100', { token: rig.token });
+    expect(unpublished.body.pagination.total).toBe((await rig.t.call('GET', '/api/v1/credentials?limit=100', { token: rig.token })).body.pagination.total);
+    const published = await rig.t.call('GET', '/api/v1/credentials?isPublished=true', { token: rig.token });
+    expect(published.body).toMatchObject({ data: [], pagination: { total: 0 } });
+  });
+
+  it('DELETE removes the record and the stored copy, and revokes nothing', async () => {
+    const { record: rec } = await issueAndOpen(issueBody('DigitalFacilityRecord', '0.7.0', sample('0.7.0', 'DigitalFacilityRecord')));
+    const del = await rig.t.call('DELETE', `/api/v1/credentials/${rec.id}`, { token: rig.token });
+    expect(del.status).toBe(204);
+    expect(del.text).toBe('');
+    expect((await record(rec.id)).status).toBe(404);
+    expect((await fetch(rec.storageUri)).status).toBe(404);
+    const [entry] = rec.statusEntries;
+    const bit = await vcAdapterOf(rig.vc).checkStatus(
+      { id: `${entry.statusListCredential}#${entry.statusListIndex}`, type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListCredential: entry.statusListCredential, statusListIndex: Number(entry.statusListIndex) },
+      rig.did,
+    );
+    expect(bit.revoked).toBe(false);
+    expect((await rig.t.call('DELETE', `/api/v1/credentials/${rec.id}`, { token: rig.token })).status).toBe(404);
+  });
+});
