@@ -25,8 +25,7 @@ const verificationUrl = () =>
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
 
-const jsonObject = () =>
-  z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { error: expected('a JSON object') });
+const jsonObject = () => z.record(z.string(), z.unknown(), { error: expected('a JSON object') });
 
 export const StorageOptionsSchema = z.object(
   {
