@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { credentialBatches, credentialBatchItems } from '../../db/schema/index.ts';
-import type { TestApp } from '../../test/rig/test-app.ts';
+import type { TestApp } from './test-app.ts';
 
 export const BATCHES = '/api/v1/credentials/batches';
 
