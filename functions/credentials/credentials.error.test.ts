@@ -1,6 +1,10 @@
 import { count } from 'drizzle-orm';
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { issuanceDeps } from '../../core/credentials/issuance-deps.ts';
+import { isDispatchedFault } from '../../core/credentials/issuance-fault.ts';
+import { parseIssuanceRequest } from '../../core/credentials/issuance-request.ts';
+import { issueCredential } from '../../core/credentials/issue-credential.ts';
 import { credentials, libraryRecords } from '../../db/schema/index.ts';
 import { insertDidRecord, insertVcInstance, unreachableVc } from '../../test/rig/did-fixtures.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, storageConfig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
@@ -184,5 +188,33 @@ describe('GET /credentials: bad input', () => {
         expect(res.body).toEqual({ error: 'Credential not found', code: 'NOT_FOUND' });
       }
     }
+  });
+});
+
+describe('issueCredential for batch items: whether a failure came after the sign request', () => {
+  const issueDirect = async (body: unknown) => {
+    const deps = issuanceDeps(rig.t.services);
+    try {
+      await issueCredential(deps, tenantId, parseIssuanceRequest(body, deps.issuance));
+    } catch (error) {
+      return error;
+    }
+    throw new Error('issued');
+  };
+
+  it('refusals and a VC service down before signing are not dispatched; a storage failure after signing is', async () => {
+    expect(isDispatchedFault(await issueDirect(issueBody('DigitalPassport', '0.7.0', dpp())))).toBe(false);
+    const down = await insertVcInstance(rig.t.db, rig.t.services.secretBox, tenantId, await unreachableVc());
+    const did = await insertDidRecord(rig.t.db, { tenantId, did: 'did:web:down-direct.example.com', type: 'MANAGED', status: 'ACTIVE', serviceInstanceId: down.id });
+    const vcDown = await issueDirect(issuedBy(did.did));
+    expect(vcDown).toMatchObject({ status: 502, code: 'VC_UNAVAILABLE' });
+    expect(isDispatchedFault(vcDown)).toBe(false);
+    const [storage] = await rig.t.db
+      .insert(serviceInstances)
+      .values({ tenantId, serviceType: 'STORAGE', adapterType: 'STORAGE_ADAPTER', name: 'Down too', configEncrypted: await rig.t.services.secretBox.encryptJson(storageConfig(`http://127.0.0.1:${await freePort()}`)) })
+      .returning();
+    const storageDown = await issueDirect(valid({ storageOptions: { serviceInstanceId: storage!.id } }));
+    expect(storageDown).toMatchObject({ status: 502, code: 'STORAGE_UNAVAILABLE' });
+    expect(isDispatchedFault(storageDown)).toBe(true);
   });
 });
