@@ -10,6 +10,7 @@ import { insertDidRecord, insertVcInstance, unreachableVc } from '../../test/rig
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, storageConfig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
 import { freePort } from '../../test/rig/postgres-server.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
+import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 
 let rig: IssuanceRig;
 let tenantId: string;
@@ -151,6 +152,15 @@ describe('POST /credentials: upstream failures', () => {
     await refused(issuedBy(did.did), 502, 'VC_UNAVAILABLE', 'The VC service is unavailable');
     expect(await storedObjects()).toBe(storedBefore);
     expect(storedBefore).toBeGreaterThan(0);
+  });
+
+  it('a DID whose key the VC service does not hold is 422 VC_REJECTED with nothing recorded', async () => {
+    const imported = await rig.t.call('POST', '/api/v1/dids/import', {
+      token: rig.token,
+      body: { did: 'did:web:imported.example.com', method: 'DID_WEB', keyId: 'not-held', serviceInstanceId: SYSTEM_SERVICE_IDS.VC },
+    });
+    expect(imported.status, imported.text).toBe(201);
+    await refused(issuedBy('did:web:imported.example.com'), 422, 'VC_REJECTED', /^The VC service refused to (sign|mint)/);
   });
 
   it('the storage service down after signing is 502 STORAGE_UNAVAILABLE, nothing recorded, and a warn line names the signed credential', async () => {
