@@ -118,6 +118,22 @@ describe('POST /credentials: data model, payload and issuer', () => {
     expect(res.body.pointer).toBe('/relatedNotes/remark');
   });
 
+  it.each([
+    ['@context a number', { '@context': 5 }],
+    ['@context an unreachable URL', { '@context': ['https://www.w3.org/ns/credentials/v2', 'https://contexts.invalid/none.jsonld'] }],
+    ['issuer a number', { issuer: 5 }],
+    ['credentialSubject an empty array', { credentialSubject: [] }],
+    ['validFrom not a date', { validFrom: 'soon' }],
+    ['type a string', { type: 'DigitalProductPassport' }],
+    ['a context entry whose term @id is not a string', { '@context': ['https://www.w3.org/ns/credentials/v2', { bad: { '@id': 5 } }] }],
+  ])('a payload with %s is a 400, never a 500', async (_name, patch) => {
+    const before = await recordCount();
+    const res = await issue(issueBody('DigitalProductPassport', '0.7.0', { ...dpp(), ...patch }));
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error).toMatch(/^credentialPayload/);
+    expect(await recordCount()).toEqual(before);
+  });
+
   it('a payload without an issuer fails its schema first (the issuer rule comes after the payload checks)', async () => {
     const { issuer: _i, ...withoutIssuer } = dpp();
     const res = await refused(issueBody('DigitalProductPassport', '0.7.0', withoutIssuer), 400, 'SCHEMA_DOCUMENT_INVALID', 'credentialPayload');
