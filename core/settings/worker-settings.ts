@@ -12,7 +12,7 @@ export interface WorkerSettings {
   dataEncryptionKey: string;
   allowPrivateUrls: boolean;
   documents: DocumentSettings;
-  /** Status purposes and tag limits: the same values as the web process (batch note 5). */
+  /** Batch items issue with the same status purposes and tag limits as the web process (spec: the values must match). */
   issuance: IssuanceSettings;
   jobTimeoutSeconds: number;
   reconcileCron: string;
