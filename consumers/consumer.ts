@@ -3,6 +3,7 @@ import type { Deps } from '../core/deps.ts';
 import { parseJobPayload, type JobPayload } from '../core/jobs/payloads.ts';
 import type { QueueName } from '../core/jobs/queues.ts';
 import type { WorkerSettings } from '../core/settings/worker-settings.ts';
+import type { JobsInFlight } from './jobs-in-flight.ts';
 
 export type WorkerDeps = Deps<WorkerSettings>;
 
@@ -29,16 +30,24 @@ export const defineConsumer = <Q extends QueueName>(consumer: Consumer<Q>): Cons
 export const consume = async <Q extends QueueName>(consumer: Consumer<Q>, deps: WorkerDeps, id: string, data: unknown): Promise<void> =>
   consumer.handle(deps, { id, payload: parseJobPayload(consumer.queue, data) });
 
-/** Subscribes each consumer to its queue, one job at a time per consumer. */
-export const registerConsumers = async (boss: PgBoss, deps: WorkerDeps, consumers: readonly Consumer[]): Promise<void> => {
+/** Subscribes each consumer to its queue, one job at a time per consumer; `inFlight` sees every job start and end. */
+export const registerConsumers = async (
+  boss: PgBoss,
+  deps: WorkerDeps,
+  consumers: readonly Consumer[],
+  inFlight?: JobsInFlight,
+): Promise<void> => {
   for (const consumer of consumers) {
     await boss.work(consumer.queue, { batchSize: 1 }, async ([job]) => {
       if (!job) return;
+      inFlight?.start(job.id);
       try {
         await consume(consumer, deps, job.id, job.data);
       } catch (error) {
         deps.logger.warn('Job failed', { queue: consumer.queue, jobId: job.id, error: String(error) });
         throw error;
+      } finally {
+        inFlight?.end(job.id);
       }
     });
   }
