@@ -121,6 +121,19 @@ describe('heartbeat and healthcheck', () => {
     expect(await ok.exited).toBe(0);
   });
 
+  it('the healthcheck reads the age limit as a number (fractions allowed) and is unhealthy on an invalid one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'css-hc-'));
+    const file = join(dir, 'hb');
+    await writeFile(file, new Date(Date.now() - 2_000).toISOString());
+    const fresh = run('consumers/healthcheck.ts', { WORKER_HEARTBEAT_PATH: file, WORKER_HEARTBEAT_MAX_AGE_SECONDS: '30.5' });
+    expect(await fresh.exited).toBe(0);
+    const tooOld = run('consumers/healthcheck.ts', { WORKER_HEARTBEAT_PATH: file, WORKER_HEARTBEAT_MAX_AGE_SECONDS: '1.5' });
+    expect(await tooOld.exited).toBe(1);
+    const invalid = run('consumers/healthcheck.ts', { WORKER_HEARTBEAT_PATH: file, WORKER_HEARTBEAT_MAX_AGE_SECONDS: 'soon' });
+    expect(await invalid.exited).toBe(1);
+    expect(invalid.stderr()).toBe('unhealthy: WORKER_HEARTBEAT_MAX_AGE_SECONDS must be a positive number, got "soon"\n');
+  });
+
   it('a worker is alive when a consumer fetched within 30 s or a job is within its timeout + 60 s', () => {
     const now = 1_000_000_000;
     expect(isWorkerAlive(undefined, 300, now)).toBe(true);
