@@ -1,11 +1,13 @@
 import type { PgBoss } from 'pg-boss';
 import type { Deps } from '../core/deps.ts';
+import type { JobQueue } from '../core/jobs/job-queue.ts';
 import { parseJobPayload, type JobPayload } from '../core/jobs/payloads.ts';
 import type { QueueName } from '../core/jobs/queues.ts';
 import type { WorkerSettings } from '../core/settings/worker-settings.ts';
 import type { JobsInFlight } from './jobs-in-flight.ts';
 
-export type WorkerDeps = Deps<WorkerSettings>;
+/** The core deps plus the worker's producer side, for the jobs a consumer enqueues (continuations). */
+export type WorkerDeps = Deps<WorkerSettings> & { jobs: JobQueue };
 
 /** The job as a handler sees it: its id (for logs) and its parsed payload. */
 export interface ConsumedJob<Q extends QueueName> {
@@ -21,6 +23,10 @@ export interface ConsumedJob<Q extends QueueName> {
 export interface Consumer<Q extends QueueName = QueueName> {
   queue: Q;
   handle(deps: WorkerDeps, job: ConsumedJob<Q>): Promise<void>;
+  /** Jobs of this queue run in parallel per process (default 1). */
+  concurrency?(settings: WorkerSettings): number;
+  /** A scheduled sweep: the cron (UTC) its empty job is sent on. */
+  cron?(settings: WorkerSettings): string;
 }
 
 /** Typed constructor, so `handle` sees its queue's payload type. */
@@ -30,7 +36,7 @@ export const defineConsumer = <Q extends QueueName>(consumer: Consumer<Q>): Cons
 export const consume = async <Q extends QueueName>(consumer: Consumer<Q>, deps: WorkerDeps, id: string, data: unknown): Promise<void> =>
   consumer.handle(deps, { id, payload: parseJobPayload(consumer.queue, data) });
 
-/** Subscribes each consumer to its queue, one job at a time per consumer; `inFlight` sees every job start and end. */
+/** Subscribes each consumer to its queue, one job at a time per worker, `concurrency` workers per consumer; `inFlight` sees every job start and end. */
 export const registerConsumers = async (
   boss: PgBoss,
   deps: WorkerDeps,
@@ -38,7 +44,8 @@ export const registerConsumers = async (
   inFlight?: JobsInFlight,
 ): Promise<void> => {
   for (const consumer of consumers) {
-    await boss.work(consumer.queue, { batchSize: 1 }, async ([job]) => {
+    const localConcurrency = consumer.concurrency?.(deps.settings) ?? 1;
+    await boss.work(consumer.queue, { batchSize: 1, localConcurrency }, async ([job]) => {
       if (!job) return;
       inFlight?.start(job.id);
       try {
@@ -50,5 +57,13 @@ export const registerConsumers = async (
         inFlight?.end(job.id);
       }
     });
+  }
+};
+
+/** Sends each sweep's empty job on its cron (pg-boss keeps one schedule per queue, so restarts replace it). */
+export const scheduleSweeps = async (boss: PgBoss, settings: WorkerSettings, consumers: readonly Consumer[]): Promise<void> => {
+  for (const consumer of consumers) {
+    const cron = consumer.cron?.(settings);
+    if (cron) await boss.schedule(consumer.queue, cron, {}, { tz: 'UTC' });
   }
 };

@@ -2,11 +2,12 @@ import { PgBoss, type WipData } from 'pg-boss';
 import { readLogSettings } from '../core/logging/log-settings.ts';
 import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { readDatabaseUrl } from '../core/settings/database-url.ts';
+import { createJobQueue, ensureQueues } from '../core/jobs/job-queue.ts';
 import { queueDefinitions } from '../core/jobs/queues.ts';
 import { connectNodeDeps } from '../core/node-deps.ts';
 import { readWorkerServiceName, readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
 import { startUpDatabase } from '../core/start-up/prepare-database.ts';
-import { registerConsumers, type Consumer } from './consumer.ts';
+import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts';
 import { bootFailureLines } from './boot-failure.ts';
 import { assertHeartbeatWritable, isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 import { JobsInFlight } from './jobs-in-flight.ts';
@@ -76,13 +77,8 @@ export const startWorker = async (
   const activity = (): ConsumerActivity | undefined =>
     lastFetchedOn === undefined && inFlight.count === 0 ? undefined : { lastFetchedOn: lastFetchedOn ?? null, jobStartedOn: inFlight.newestStart };
   await boss.start();
-  const existing = new Set((await boss.getQueues()).map((q) => q.name));
-  for (const { name, ...options } of queueDefinitions(settings)) {
-    // pg-boss fixes a queue's policy at creation; later starts update only its retry and expiry settings.
-    const { policy: _fixed, ...settable } = options;
-    if (existing.has(name)) await boss.updateQueue(name, settable);
-    else await boss.createQueue(name, options);
-  }
+  await ensureQueues(boss, queueDefinitions(settings), true);
+  const jobs = createJobQueue(databaseUrl, logger);
 
   const beat = async () => {
     try {
@@ -92,7 +88,8 @@ export const startWorker = async (
       logger.warn('Queue probe failed; heartbeat not written', { error: String(error) });
     }
   };
-  await registerConsumers(boss, connection.deps, consumers, inFlight);
+  await registerConsumers(boss, { ...connection.deps, jobs }, consumers, inFlight);
+  await scheduleSweeps(boss, settings, consumers);
   await beat();
   const timer = setInterval(beat, timings.heartbeatEveryMs);
   logger.info('Worker started', { queues: queueDefinitions(settings).map((q) => q.name), consumers: consumers.map((c) => c.queue) });
@@ -114,6 +111,7 @@ export const startWorker = async (
         return 'abandoned';
       }
       await boss.stop({ graceful: true, timeout: 1000 });
+      await jobs.close();
       await connection.close();
       return 'drained';
     },

@@ -1,3 +1,4 @@
+import { readBatchSubmissionSettings, type BatchSubmissionSettings } from './batch-submission-settings.ts';
 import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
@@ -35,16 +36,18 @@ export interface WebSettings {
   showSystemServiceBaseUrl: boolean;
   documents: DocumentSettings;
   auth: AuthSettings;
+  batches: BatchSubmissionSettings;
 }
 
 export const readWebSettings = (env: EnvSource, warn: (message: string) => void = console.warn): WebSettings => {
   const maxPageLimit = readInteger(env, 'API_MAX_PAGE_LIMIT', 100, { min: 1, max: 10000 });
+  const maxRequestBodyBytes = readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 });
   return {
     appUrl: readHttpUrl(env, 'RI_APP_URL'),
     dataEncryptionKey: readDataEncryptionKey(env),
     maxPageLimit,
     defaultPageLimit: Math.min(20, maxPageLimit),
-    maxRequestBodyBytes: readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 }),
+    maxRequestBodyBytes,
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
     documents: readDocumentSettings(env, warn),
@@ -63,5 +66,6 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
       sessionRefreshSeconds: readInteger(env, 'SESSION_REFRESH_SECONDS', 300, { min: 10, max: 300 }),
       secureCookies: !isLocalDevelopment(env),
     },
+    batches: readBatchSubmissionSettings(env, maxRequestBodyBytes),
   };
 };
