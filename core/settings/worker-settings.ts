@@ -62,6 +62,9 @@ const readWorkerDocumentSettings = (env: EnvSource, warn: (message: string) => v
 export const readHeartbeatMaxAgeSeconds = (env: EnvSource) => readPositiveNumber(env, 'WORKER_HEARTBEAT_MAX_AGE_SECONDS', 30);
 export const readHeartbeatPath = (env: EnvSource) => readText(env, 'WORKER_HEARTBEAT_PATH') ?? '/tmp/worker-heartbeat';
 
+/** BATCH_RETENTION_DAYS: applied when a batch settles (by the worker, or by operator resolution in the CLI). */
+export const readBatchRetentionDays = (env: EnvSource) => readInteger(env, 'BATCH_RETENTION_DAYS', 30, { min: 1 });
+
 /** MAX_BATCH_ITEMS is checked by both roles. */
 export const readMaxBatchItems = (env: EnvSource) => readInteger(env, 'MAX_BATCH_ITEMS', 500, { min: 1 });
 
@@ -86,7 +89,7 @@ export const readWorkerSettings = (env: EnvSource, warn: (message: string) => vo
     batchRetryBackoffSeconds: readInteger(env, 'BATCH_JOB_RETRY_BACKOFF_SECONDS', 30, { min: 1 }),
     batchRetryBackoffMaxSeconds: readInteger(env, 'BATCH_JOB_RETRY_BACKOFF_MAX_SECONDS', 600, { min: 1 }),
     expirySweepMinutes,
-    retentionDays: readInteger(env, 'BATCH_RETENTION_DAYS', 30, { min: 1 }),
+    retentionDays: readBatchRetentionDays(env),
     maxBatchItems: readMaxBatchItems(env),
     heartbeatPath: readHeartbeatPath(env),
     heartbeatMaxAgeSeconds: readHeartbeatMaxAgeSeconds(env),
