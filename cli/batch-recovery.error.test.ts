@@ -36,6 +36,7 @@ describe('css-operator batch recovery: refusals', () => {
     it.each<[string, string[], string]>([
       ['a NUL in --tenant', ['inspect-item', '--tenant', 't\0x', '--batch', 'b', '--index=0'], '--tenant: must not contain a NUL character'],
       ['a blank --tenant', ['inspect-item', '--tenant', '  ', '--batch', 'b', '--index=0'], '--tenant: must not be blank'],
+      ['a blank --tenant on list-unknown-items', ['list-unknown-items', '--tenant', ''], '--tenant: must not be blank'],
       ['a blank --batch', ['resolve-item', '--tenant', 't', '--batch', '', '--index=0', '--version=1', '--issued=c', '--reason=r'], '--batch: must not be blank'],
       ['--index=-1', ['inspect-item', '--tenant', 't', '--batch', 'b', '--index=-1'], '--index: must be an integer from 0 to 2147483647, got "-1"'],
       ['--index 1.5', ['inspect-item', '--tenant', 't', '--batch', 'b', '--index', '1.5'], '--index: must be an integer from 0 to 2147483647, got "1.5"'],

@@ -175,4 +175,22 @@ describe('css-operator inspect-item and resolve-item: the operator recovers a ba
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`batchVersion: ${batch.version}`);
   });
+
+  it('list-unknown-items lists every unknown item of the batches needing attention, with progress a page at a time', async () => {
+    const listed = await insertTenant(handle.db, 'Many batches');
+    const batches = [];
+    for (let i = 0; i < 101; i++) batches.push((await insertBatch(handle.db, listed, i === 0 ? ['OUTCOME_UNKNOWN', 'ISSUED', 'OUTCOME_UNKNOWN'] : ['OUTCOME_UNKNOWN'])).batch);
+    await insertBatch(handle.db, listed, ['FAILED']); // settled COMPLETED: not listed
+    const result = await spawnCli(['list-unknown-items', '--tenant', listed], env);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(102);
+    const first = batches[0]!;
+    expect(lines).toContain(
+      `tenant=${listed} batch=${first.id} version=${first.version} index=2 reference=ref-2 itemCorrelationId=item-correlation-2`,
+    );
+    const notes = result.stderr.split('\n').filter((l) => l && !l.startsWith('{'));
+    expect(notes).toEqual(['progress: 100/101 batches', 'progress: 101/101 batches', '102 unknown item(s) in 101 batch(es) needing attention']);
+    expect(logLines(result.stderr)).toEqual([expect.objectContaining({ level: 'warn', message: 'Operator list-unknown-items', tenantId: listed })]);
+  });
 });

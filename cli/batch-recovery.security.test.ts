@@ -81,4 +81,14 @@ describe('css-operator batch recovery: tenancy and disclosure', () => {
     expect(result.stderr).not.toContain('secret product');
     expect(result.stderr).not.toContain('ACME-incident-42');
   });
+
+  it("list-unknown-items --tenant shows none of another tenant's items", async () => {
+    const { batch } = await insertBatch(handle.db, other, ['OUTCOME_UNKNOWN']);
+    const mine = await insertBatch(handle.db, owner, ['OUTCOME_UNKNOWN']);
+    const result = await runCliHere(['list-unknown-items', '--tenant', owner], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(batch.id);
+    expect(result.stdout).not.toContain(other);
+    expect(result.stdout).toContain(mine.batch.id);
+  });
 });

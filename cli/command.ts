@@ -6,6 +6,8 @@ import type { EnvSource } from '../core/settings/env-readers.ts';
 export interface CliContext {
   env: EnvSource;
   print(line: string): void;
+  /** A line on stderr beside the log lines: progress and summaries, never the command's answer. */
+  note(line: string): void;
   deps(): Promise<Deps>;
 }
 

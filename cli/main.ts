@@ -12,10 +12,11 @@ import { refuseDashValues } from './batch-item-arguments.ts';
 import { EXIT, EXIT_CODES_HELP, UsageError, type CliCommand, type CliContext } from './command.ts';
 import { checkSettings } from './commands/check-settings.ts';
 import { inspectItemCommand } from './commands/inspect-item.ts';
+import { listUnknownItemsCommand } from './commands/list-unknown-items.ts';
 import { resolveItemCommand } from './commands/resolve-item.ts';
 
 /** Every operator command, one module each in cli/commands/. */
-export const COMMANDS: readonly CliCommand[] = [checkSettings, inspectItemCommand, resolveItemCommand];
+export const COMMANDS: readonly CliCommand[] = [checkSettings, listUnknownItemsCommand, inspectItemCommand, resolveItemCommand];
 
 export interface CliIo {
   out(text: string): void;
@@ -30,6 +31,7 @@ export const runCli = async (argv: string[], env: EnvSource, io: CliIo = process
   const context: CliContext = {
     env,
     print: (line) => io.out(`${line}\n`),
+    note: (line) => io.err(`${line}\n`),
     deps: async () => {
       const log = readLogSettings(env);
       const logger = createLogger(log.level, (line) => io.err(`${line}\n`), { redact: log.redact });
