@@ -19,9 +19,10 @@ export const isWorkerAlive = (
   activity: ConsumerActivity | undefined,
   jobTimeoutSeconds: number,
   now = Date.now(),
+  fetchWindowMs = 30_000,
 ): boolean => {
   if (!activity) return true;
-  if (activity.lastFetchedOn !== null && now - activity.lastFetchedOn <= 30_000) return true;
+  if (activity.lastFetchedOn !== null && now - activity.lastFetchedOn <= fetchWindowMs) return true;
   return activity.jobStartedOn !== null && now - activity.jobStartedOn <= (jobTimeoutSeconds + 60) * 1000;
 };
 

@@ -167,4 +167,33 @@ describe('worker heartbeat', () => {
     await db.sql`alter schema pgboss_away rename to pgboss`;
     await until('the heartbeat to resume', async () => (await readFile(heartbeat, 'utf8')) !== frozen);
   });
+
+  it('an idle worker that has run a job keeps writing it: every empty poll counts as a fetch', async () => {
+    const db = await database();
+    const heartbeat = join(await mkdtemp(join(tmpdir(), 'css-hb-')), 'heartbeat');
+    // A 4 s fetch window instead of 30 s; pg-boss polls an idle queue every 2 s.
+    const worker = await startWorker(db.url, { jobMs: 0, timings: { heartbeatEveryMs: 200, fetchWindowMs: 4_000 } }, heartbeat);
+    await enqueue(db.sql);
+    await until('the job to finish', () => logged(worker, 'Test job finished').length === 1);
+    const finishedAt = Date.now();
+    await until('twice the fetch window to pass', () => Date.now() - finishedAt > 8_500);
+    const written = Date.parse(await readFile(heartbeat, 'utf8'));
+    expect(Date.now() - written).toBeLessThan(4_000);
+    expect(logged(worker, 'No consumer fetched or is inside a job within its time; heartbeat not written')).toEqual([]);
+  });
+
+  it('a consumer inside a long job keeps it written although it does not fetch meanwhile', async () => {
+    const db = await database();
+    const heartbeat = join(await mkdtemp(join(tmpdir(), 'css-hb-')), 'heartbeat');
+    const worker = await startWorker(db.url, { jobMs: 120_000, timings: { heartbeatEveryMs: 200, fetchWindowMs: 1_000 } }, heartbeat);
+    await enqueue(db.sql);
+    const missed = () => logged(worker, 'No consumer fetched or is inside a job within its time; heartbeat not written');
+    await until('the job to start', () => logged(worker, 'Test job started').length === 1);
+    // Before the job, an idle poll every 2 s can be older than this 1 s window: only misses from now on count.
+    const missedBefore = missed().length;
+    const startedAt = Date.now();
+    await until('three fetch windows to pass', () => Date.now() - startedAt > 3_500);
+    expect(Date.now() - Date.parse(await readFile(heartbeat, 'utf8'))).toBeLessThan(1_500);
+    expect(missed()).toHaveLength(missedBefore);
+  });
 });

@@ -1,4 +1,4 @@
-import { PgBoss, type WipData } from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import { readLogSettings } from '../core/logging/log-settings.ts';
 import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { readDatabaseUrl } from '../core/settings/database-url.ts';
@@ -20,12 +20,14 @@ import { stopOnSignals } from './worker-shutdown.ts';
 export interface WorkerTimings {
   /** How often the queue connection is probed and the heartbeat written. */
   heartbeatEveryMs: number;
+  /** A consumer that polled its queue within this is alive (the heartbeat is written). */
+  fetchWindowMs: number;
   /** How long a running job gets to finish after a stop signal. */
   drainMs: number;
   /** The whole shutdown must end within this, else the worker exits non-zero. */
   shutdownLimitMs: number;
 }
-export const WORKER_TIMINGS: WorkerTimings = { heartbeatEveryMs: 10_000, drainMs: 30_000, shutdownLimitMs: 45_000 };
+export const WORKER_TIMINGS: WorkerTimings = { heartbeatEveryMs: 10_000, fetchWindowMs: 30_000, drainMs: 30_000, shutdownLimitMs: 45_000 };
 
 /**
  * Every queue consumer the worker runs: one module per queue in consumers/jobs/, added here.
@@ -69,13 +71,14 @@ export const startWorker = async (
     else logger.error('Queue error', { error: String(error) });
   });
   const inFlight = new JobsInFlight();
-  let lastFetchedOn: number | null | undefined;
-  boss.on('wip', (workers: WipData[]) => {
-    if (workers.length === 0) return;
-    lastFetchedOn = Math.max(0, ...workers.map((w) => w.lastFetchedOn ?? 0)) || null;
-  });
-  const activity = (): ConsumerActivity | undefined =>
-    lastFetchedOn === undefined && inFlight.count === 0 ? undefined : { lastFetchedOn: lastFetchedOn ?? null, jobStartedOn: inFlight.newestStart };
+  // Read at each probe: pg-boss stamps a worker's lastFetchedOn on every poll, also an empty one
+  // (its `wip` event fires only when jobs arrive, so an idle worker would look dead).
+  const activity = (): ConsumerActivity | undefined => {
+    const workers = boss.getWipData();
+    if (workers.length === 0 && inFlight.count === 0) return undefined;
+    // A worker that has not polled yet was just created: its creation stands in for its first fetch.
+    return { lastFetchedOn: Math.max(0, ...workers.map((w) => w.lastFetchedOn ?? w.createdOn)) || null, jobStartedOn: inFlight.newestStart };
+  };
   await boss.start();
   await ensureQueues(boss, queueDefinitions(settings), true);
   const jobs = createJobQueue(databaseUrl, logger);
@@ -83,7 +86,8 @@ export const startWorker = async (
   const beat = async () => {
     try {
       await boss.getQueues();
-      if (isWorkerAlive(activity(), settings.jobTimeoutSeconds)) await writeHeartbeat(settings.heartbeatPath);
+      if (isWorkerAlive(activity(), settings.jobTimeoutSeconds, Date.now(), timings.fetchWindowMs)) await writeHeartbeat(settings.heartbeatPath);
+      else logger.warn('No consumer fetched or is inside a job within its time; heartbeat not written');
     } catch (error) {
       logger.warn('Queue probe failed; heartbeat not written', { error: String(error) });
     }
