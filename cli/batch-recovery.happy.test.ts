@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTenantBatch, findTenantBatchItem } from '../core/batches/batch-repository.ts';
 import { connectDatabase, type DatabaseHandle } from '../db/client.ts';
 import { credentialBatchItems } from '../db/schema/credential-batches.ts';
-import { insertBatch, insertCredential, insertTenant } from '../test/rig/batch-fixtures.ts';
+import { insertBatch, insertCredential, insertTenant } from '../test/rig/batch-recovery-fixtures.ts';
 import { logLines, postgresParts, spawnCli } from '../test/rig/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../test/rig/databases.ts';
 import { TEST_ENCRYPTION_KEY } from '../test/rig/test-settings.ts';

@@ -69,27 +69,27 @@ describe('worker preflight: a bad setting prints `Worker boot failed: <message> 
     [
       'CREDENTIAL_STATUS_DEFAULT_PURPOSES with two purposes while multiple purposes are off',
       { CREDENTIAL_STATUS_DEFAULT_PURPOSES: 'revocation,suspension' },
-      'CREDENTIAL_STATUS_DEFAULT_PURPOSES names more than one purpose; set CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED=true to allow it [CONFIG_INVALID]',
+      'CREDENTIAL_STATUS_DEFAULT_PURPOSES lists more than one purpose; set CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED=true to allow it [CONFIG_INVALID]',
     ],
     [
       'CREDENTIAL_STATUS_DEFAULT_PURPOSES with an unknown purpose',
       { CREDENTIAL_STATUS_DEFAULT_PURPOSES: 'expiry' },
-      'CREDENTIAL_STATUS_DEFAULT_PURPOSES: "expiry" is not one of revocation, suspension (or none alone) [CONFIG_INVALID]',
+      'CREDENTIAL_STATUS_DEFAULT_PURPOSES must list revocation and/or suspension separated by commas, or be none alone; got "expiry" [CONFIG_INVALID]',
     ],
     [
       'CREDENTIAL_STATUS_DEFAULT_PURPOSES with a repeated purpose',
       { CREDENTIAL_STATUS_DEFAULT_PURPOSES: 'revocation,revocation', CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED: 'true' },
-      'CREDENTIAL_STATUS_DEFAULT_PURPOSES: "revocation" is listed twice [CONFIG_INVALID]',
+      'CREDENTIAL_STATUS_DEFAULT_PURPOSES must not repeat a purpose; got "revocation,revocation" [CONFIG_INVALID]',
     ],
     [
       'CREDENTIAL_STATUS_DEFAULT_PURPOSES with none beside a purpose',
       { CREDENTIAL_STATUS_DEFAULT_PURPOSES: 'none,revocation' },
-      'CREDENTIAL_STATUS_DEFAULT_PURPOSES: none must stand alone, got "none,revocation" [CONFIG_INVALID]',
+      'CREDENTIAL_STATUS_DEFAULT_PURPOSES must list revocation and/or suspension separated by commas, or be none alone; got "none,revocation" [CONFIG_INVALID]',
     ],
     [
       'CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED neither true nor false',
       { CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED: 'yes' },
-      'CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED must be exactly true or false, got "yes" [CONFIG_INVALID]',
+      'CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED must be one of true, false, got "yes" [CONFIG_INVALID]',
     ],
     ['LOG_REDACT_PATHS with an empty segment', { LOG_REDACT_PATHS: 'request..email' }, 'LOG_REDACT_PATHS: "request..email" is not a path of field names or * separated by dots [CONFIG_INVALID]'],
   ])('%s', async (_row, env, message) => {
@@ -141,7 +141,7 @@ describe('worker preflight: settings that warn or fall back, and settings the wo
   it('CREDENTIAL_STATUS_LOCK_ACQUIRE_MS that does not begin with a positive integer warns and uses 2000; one that does is used silently', async () => {
     const bad = await boot({ CREDENTIAL_STATUS_LOCK_ACQUIRE_MS: 'soon' });
     passedPreflight(bad);
-    expect(bad.warnings).toEqual(['CREDENTIAL_STATUS_LOCK_ACQUIRE_MS must begin with a positive integer of milliseconds, got "soon"; using 2000']);
+    expect(bad.warnings).toEqual(['CREDENTIAL_STATUS_LOCK_ACQUIRE_MS must begin with a positive integer, got "soon"; using 2000']);
     const good = await boot({ CREDENTIAL_STATUS_LOCK_ACQUIRE_MS: '250ms' });
     passedPreflight(good);
     expect(good.warnings).toEqual([]);
@@ -151,7 +151,7 @@ describe('worker preflight: settings that warn or fall back, and settings the wo
     const none = await boot({ CREDENTIAL_STATUS_DEFAULT_PURPOSES: 'none' });
     passedPreflight(none);
     expect(none.warnings).toEqual([
-      'CREDENTIAL_STATUS_DEFAULT_PURPOSES is none: credentials are issued without a status entry unless their request asks for one',
+      'CREDENTIAL_STATUS_DEFAULT_PURPOSES=none: credentials are issued without a status entry and cannot be revoked or suspended',
     ]);
     const both = await boot({ CREDENTIAL_STATUS_DEFAULT_PURPOSES: 'suspension, revocation', CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED: 'true' });
     passedPreflight(both);

@@ -7,6 +7,9 @@ import { queueDefinitions } from '../core/jobs/queues.ts';
 import { connectNodeDeps } from '../core/node-deps.ts';
 import { readWorkerServiceName, readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
 import { startUpDatabase } from '../core/start-up/prepare-database.ts';
+import { expireBatchesConsumer } from './jobs/expire-batches.ts';
+import { issueBatchConsumer } from './jobs/issue-batch.ts';
+import { reconcileBatchesConsumer } from './jobs/reconcile-batches.ts';
 import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts';
 import { bootFailureLines } from './boot-failure.ts';
 import { assertHeartbeatWritable, isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
@@ -33,7 +36,7 @@ export const WORKER_TIMINGS: WorkerTimings = { heartbeatEveryMs: 10_000, fetchWi
  * Every queue consumer the worker runs: one module per queue in consumers/jobs/, added here.
  * Queues whose work is not built yet have no consumer; their jobs wait in the queue.
  */
-export const CONSUMERS: readonly Consumer[] = [];
+export const CONSUMERS: readonly Consumer[] = [issueBatchConsumer, reconcileBatchesConsumer, expireBatchesConsumer];
 
 /** PostgreSQL's admin_shutdown / crash_shutdown / cannot_connect_now: the server is going away, not a fault of ours. */
 const isDatabaseShutdown = (error: unknown): boolean => ['57P01', '57P02', '57P03'].includes((error as { code?: string })?.code ?? '');

@@ -3,9 +3,10 @@ import { ConfigError } from '../errors.ts';
 import { readDataEncryptionKey } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readUserAgent } from '../net/fetcher.ts';
+import { readStatusLockAcquireMs } from './credential-status-settings.ts';
 import { cacheMaxEntries, readDocumentSettings, type DocumentSettings } from './document-settings.ts';
+import { readIssuanceSettings, type IssuanceSettings } from './issuance-settings.ts';
 import { readHttpUrl, readInteger, readPositiveNumber, readText, type EnvSource } from './env-readers.ts';
-import { readStatusIssuanceSettings, type StatusIssuanceSettings } from './status-settings.ts';
 
 /**
  * Settings the worker checks before its queue starts (spec "Worker settings", every row). Not read:
@@ -19,7 +20,10 @@ export interface WorkerSettings {
   allowPrivateUrls: boolean;
   userAgent: string;
   documents: DocumentSettings;
-  status: StatusIssuanceSettings;
+  /** Status purposes and tag limits: the same values as the web process (batch note 5). */
+  issuance: IssuanceSettings;
+  /** CREDENTIAL_STATUS_LOCK_ACQUIRE_MS: wait bound for the status-list lock when an item mints its status. */
+  statusLockAcquireMs: number;
   /** OTEL_WORKER_SERVICE_NAME: emitted as `service.name`. */
   serviceName: string;
   jobTimeoutSeconds: number;
@@ -79,7 +83,8 @@ export const readWorkerSettings = (env: EnvSource, warn: (message: string) => vo
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     userAgent: readUserAgent(env.RI_HTTP_USER_AGENT),
     documents: readWorkerDocumentSettings(env, warn),
-    status: readStatusIssuanceSettings(env, warn),
+    issuance: readIssuanceSettings(env, warn),
+    statusLockAcquireMs: readStatusLockAcquireMs(env, warn),
     serviceName: readWorkerServiceName(env),
     jobTimeoutSeconds: readInteger(env, 'WORKER_JOB_TIMEOUT_SECONDS', 300, { min: 30, max: 86_400 }),
     reconcileCron: readCron(env, 'LIBRARY_RECONCILE_PENDING_RUNS_CRON', '*/10 * * * *'),
