@@ -154,6 +154,22 @@ describe('issuing a batch', () => {
     expect(await credentialCount()).toBe(before);
     expect(await createdJobs(batchId)).toHaveLength(1); // only the submission's own job, which runJob did not consume
   });
+
+  it('an attempt given up as unknown that records its credential after all settles ISSUED, and its batch settles again', async () => {
+    const batchId = await submitItems([good()]);
+    // While the attempt runs, another job takes it for interrupted and the batch settles NEEDS_ATTENTION.
+    const giveUp = async () => {
+      await rig.t.db.execute(sql`update credential_batch_items set state = 'OUTCOME_UNKNOWN', error_code = 'ATTEMPT_INTERRUPTED' where batch_id = ${batchId}`);
+      await rig.t.db.execute(
+        sql`update credential_batches set state = 'NEEDS_ATTENTION', processing_count = 0, unknown_count = 1, settled_at = now() where id = ${batchId}`,
+      );
+    };
+    await processBatch(workDeps(deps(), giveUp), tenantId, batchId);
+    const view = await status(batchId);
+    expect(view.items[0]).toMatchObject({ state: 'ISSUED', credentialId: expect.any(String) });
+    expect(view.items[0].error).toBeUndefined();
+    expect(view).toMatchObject({ state: 'COMPLETED', counts: { issued: 1, unknown: 0 }, resolvedAt: expect.any(String), expiresAt: expect.any(String) });
+  });
 });
 
 describe('pre-dispatch faults (status-list mint failure)', () => {

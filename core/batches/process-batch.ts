@@ -8,7 +8,7 @@ import { QUEUE_NAMES } from '../jobs/queues.ts';
 import type { Logger } from '../logging/logger.ts';
 import { claimBatch, extendClaim, releaseClaim } from './batch-claim.ts';
 import { lockTenantBatch, transitionItem, type BatchItemRow, type BatchRow } from './batch-repository.ts';
-import { settleIfDone } from './batch-settlement.ts';
+import { settleIfDone, settleResolvedBatch } from './batch-settlement.ts';
 import { INTERRUPTED_MESSAGE, ITEM_CODES, recordFailedAttempt, type AttemptFailure, type RetryPolicy } from './item-outcome.ts';
 
 /** One item's issuance, as the batch worker calls it: the same code as POST /credentials. */
@@ -128,7 +128,12 @@ const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: s
           attemptToken: token,
           set: { credentialId, errorCode: null, errorMessage: null },
         });
-        if (!settled) deps.logger.warn('Credential recorded for a batch item that no longer awaits it', { ...log, credentialId });
+        if (!settled) {
+          deps.logger.warn('Credential recorded for a batch item that no longer awaits it', { ...log, credentialId });
+          return;
+        }
+        // The attempt had been given up as unknown and its batch settled: with the last unknown gone it settles again.
+        if (settled.before.state === 'OUTCOME_UNKNOWN') await settleResolvedBatch(tx, settled.batch, deps.policy.retentionDays);
       },
     });
     if (result.warnings.length > 0) {
