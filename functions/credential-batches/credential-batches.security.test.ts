@@ -32,6 +32,18 @@ describe('another tenant', () => {
     expect(res.body).toEqual({ error: 'Credential batch not found', code: 'NOT_FOUND' });
   });
 
+  it('a malformed or overlong id is the same 404 as a missing one, on status and cancel', async () => {
+    const missing = await t.call('GET', `${BATCHES}/no-such-batch`, { token: tokenB });
+    for (const id of ['x'.repeat(300), 'UPPER-case', '1']) {
+      const get = await t.call('GET', `${BATCHES}/${id}`, { token: tokenB });
+      expect(get.status, id).toBe(404);
+      expect(get.body).toEqual(missing.body);
+      const cancel = await t.call('POST', `${BATCHES}/${id}/cancel`, { token: tokenB });
+      expect(cancel.status, id).toBe(404);
+      expect(cancel.body).toEqual(missing.body);
+    }
+  });
+
   it('reusing tenant A’s submission key neither replays nor reveals tenant A’s batch', async () => {
     const { batchOfA } = context().fixture;
     const res = await submit(t, tokenB, { items: [item({ reference: 'secret-order' })] }, 'a-key');

@@ -5,7 +5,7 @@ import { ErrorResponseSchema } from '../platform/openapi-responses.ts';
 const instant = () => z.string().openapi({ format: 'date-time' });
 
 export const BatchIdParam = z.object({
-  id: z.string().min(1).max(64).openapi({ param: { name: 'id', in: 'path' }, example: 'ckv9x2l0k0000qzrm8d1b2c3d' }),
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'ckv9x2l0k0000qzrm8d1b2c3d', description: 'Any other value is the 404 of a missing batch' }),
 });
 
 export const BatchSubmissionBody = z
