@@ -8,3 +8,4 @@ export * from './render-templates.ts';
 export * from './conformity-catalogue.ts';
 export * from './dids.ts';
 export * from './credentials.ts';
+export * from './library.ts';
