@@ -1,10 +1,12 @@
 import type { PgBoss } from 'pg-boss';
 import type { Deps } from '../core/deps.ts';
+import type { JobQueue } from '../core/jobs/job-queue.ts';
 import { parseJobPayload, type JobPayload } from '../core/jobs/payloads.ts';
 import type { QueueName } from '../core/jobs/queues.ts';
 import type { WorkerSettings } from '../core/settings/worker-settings.ts';
 
-export type WorkerDeps = Deps<WorkerSettings>;
+/** The core deps plus the worker's producer side, for the jobs a consumer enqueues (continuations). */
+export type WorkerDeps = Deps<WorkerSettings> & { jobs: JobQueue };
 
 /** The job as a handler sees it: its id (for logs) and its parsed payload. */
 export interface ConsumedJob<Q extends QueueName> {
@@ -20,6 +22,10 @@ export interface ConsumedJob<Q extends QueueName> {
 export interface Consumer<Q extends QueueName = QueueName> {
   queue: Q;
   handle(deps: WorkerDeps, job: ConsumedJob<Q>): Promise<void>;
+  /** Jobs of this queue run in parallel per process (default 1). */
+  concurrency?(settings: WorkerSettings): number;
+  /** A scheduled sweep: the cron (UTC) its empty job is sent on. */
+  cron?(settings: WorkerSettings): string;
 }
 
 /** Typed constructor, so `handle` sees its queue's payload type. */
@@ -29,10 +35,11 @@ export const defineConsumer = <Q extends QueueName>(consumer: Consumer<Q>): Cons
 export const consume = async <Q extends QueueName>(consumer: Consumer<Q>, deps: WorkerDeps, id: string, data: unknown): Promise<void> =>
   consumer.handle(deps, { id, payload: parseJobPayload(consumer.queue, data) });
 
-/** Subscribes each consumer to its queue, one job at a time per consumer. */
+/** Subscribes each consumer to its queue, one job at a time per worker, `concurrency` workers per consumer. */
 export const registerConsumers = async (boss: PgBoss, deps: WorkerDeps, consumers: readonly Consumer[]): Promise<void> => {
   for (const consumer of consumers) {
-    await boss.work(consumer.queue, { batchSize: 1 }, async ([job]) => {
+    const localConcurrency = consumer.concurrency?.(deps.settings) ?? 1;
+    await boss.work(consumer.queue, { batchSize: 1, localConcurrency }, async ([job]) => {
       if (!job) return;
       try {
         await consume(consumer, deps, job.id, job.data);
@@ -41,5 +48,13 @@ export const registerConsumers = async (boss: PgBoss, deps: WorkerDeps, consumer
         throw error;
       }
     });
+  }
+};
+
+/** Sends each sweep's empty job on its cron (pg-boss keeps one schedule per queue, so restarts replace it). */
+export const scheduleSweeps = async (boss: PgBoss, settings: WorkerSettings, consumers: readonly Consumer[]): Promise<void> => {
+  for (const consumer of consumers) {
+    const cron = consumer.cron?.(settings);
+    if (cron) await boss.schedule(consumer.queue, cron, {}, { tz: 'UTC' });
   }
 };

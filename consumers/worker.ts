@@ -2,11 +2,12 @@ import { PgBoss, type WipData } from 'pg-boss';
 import { ConfigError } from '../core/errors.ts';
 import { createLogger, parseLogLevel, type Logger } from '../core/logging/logger.ts';
 import { readDatabaseUrl } from '../core/settings/database-url.ts';
+import { createJobQueue, ensureQueues } from '../core/jobs/job-queue.ts';
 import { queueDefinitions } from '../core/jobs/queues.ts';
 import { connectNodeDeps } from '../core/node-deps.ts';
 import { readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
 import { startUpDatabase } from '../core/start-up/prepare-database.ts';
-import { registerConsumers, type Consumer } from './consumer.ts';
+import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts';
 import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 
 const HEARTBEAT_EVERY_MS = 10_000;
@@ -60,13 +61,8 @@ export const startWorker = async (
     };
   });
   await boss.start();
-  const existing = new Set((await boss.getQueues()).map((q) => q.name));
-  for (const { name, ...options } of queueDefinitions(settings)) {
-    // pg-boss fixes a queue's policy at creation; later starts update only its retry and expiry settings.
-    const { policy: _fixed, ...settable } = options;
-    if (existing.has(name)) await boss.updateQueue(name, settable);
-    else await boss.createQueue(name, options);
-  }
+  await ensureQueues(boss, queueDefinitions(settings), true);
+  const jobs = createJobQueue(databaseUrl, logger);
 
   const beat = async () => {
     try {
@@ -76,7 +72,8 @@ export const startWorker = async (
       logger.warn('Queue probe failed; heartbeat not written', { error: String(error) });
     }
   };
-  await registerConsumers(boss, connection.deps, consumers);
+  await registerConsumers(boss, { ...connection.deps, jobs }, consumers);
+  await scheduleSweeps(boss, settings, consumers);
   await beat();
   const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
   logger.info('Worker started', { queues: queueDefinitions(settings).map((q) => q.name), consumers: consumers.map((c) => c.queue) });
@@ -87,6 +84,7 @@ export const startWorker = async (
       stopping = true;
       clearInterval(timer);
       await boss.stop({ graceful: true, timeout: DRAIN_MS });
+      await jobs.close();
       await connection.close();
     },
   };

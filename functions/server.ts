@@ -4,6 +4,8 @@ import { readDatabaseUrl } from '../core/settings/database-url.ts';
 import { readText } from '../core/settings/env-readers.ts';
 import { readWebSettings } from '../core/settings/web-settings.ts';
 import { connectDatabase } from '../db/client.ts';
+import { createJobQueue } from '../core/jobs/job-queue.ts';
+import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
 import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
@@ -21,7 +23,10 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
   const databaseUrl = readDatabaseUrl(env);
   await startUpDatabase(env, databaseUrl, settings.dataEncryptionKey);
   const database = connectDatabase(databaseUrl);
-  const services = createServices(env, database.db, settings, { createFetcher: createGuardedFetch });
+  const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
+  // Creates the queues it sends to on first use: a submission never depends on a worker having run.
+  const jobs = createJobQueue(databaseUrl, logger);
+  const services = createServices(env, database.db, settings, { createFetcher: createGuardedFetch, logger, jobs });
   const { fetcher } = services;
   const app = buildApp(staticServices(services));
   const server = serve({ fetch: app.fetch, port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
@@ -41,6 +46,7 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
   return {
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await jobs.close();
       await database.close();
     },
   };

@@ -20,8 +20,26 @@ export interface QueueDefinition {
   expireInSeconds: number;
 }
 
-/** Each queue's retry and expiry policy, declared once; the worker creates the queues with them. */
-export const queueDefinitions = (s: WorkerSettings): QueueDefinition[] => {
+/** The settings a queue's policy is made of (the worker's; a producer that creates a queue first uses the defaults). */
+export type QueueSettings = Pick<
+  WorkerSettings,
+  'jobTimeoutSeconds' | 'batchRetryLimit' | 'batchRetryBackoffSeconds' | 'batchRetryBackoffMaxSeconds'
+>;
+
+/** The spec's defaults of the settings above. */
+export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
+  jobTimeoutSeconds: 300,
+  batchRetryLimit: 4,
+  batchRetryBackoffSeconds: 30,
+  batchRetryBackoffMaxSeconds: 600,
+};
+
+/**
+ * Each queue's retry and expiry policy, declared once. The worker creates or updates the queues
+ * with them at start; a producer creates a missing queue it sends to (with the defaults), so a
+ * submission on a database no worker has seen yet is kept until a worker starts.
+ */
+export const queueDefinitions = (s: QueueSettings): QueueDefinition[] => {
   const sweep = { policy: 'singleton' as const, retryLimit: 0, retryDelay: 0, retryBackoff: false, expireInSeconds: s.jobTimeoutSeconds };
   return [
     {

@@ -1,3 +1,4 @@
+import { readBatchSubmissionSettings, type BatchSubmissionSettings } from './batch-submission-settings.ts';
 import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
@@ -36,6 +37,7 @@ export interface WebSettings {
   documents: DocumentSettings;
   auth: AuthSettings;
   verifyBounds: VerifyBounds;
+  batches: BatchSubmissionSettings;
 }
 
 /** The public verify route fetches URLs for strangers: requests per client per minute, and verifications at once in this process. */
@@ -46,12 +48,13 @@ export interface VerifyBounds {
 
 export const readWebSettings = (env: EnvSource, warn: (message: string) => void = console.warn): WebSettings => {
   const maxPageLimit = readInteger(env, 'API_MAX_PAGE_LIMIT', 100, { min: 1, max: 10000 });
+  const maxRequestBodyBytes = readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 });
   return {
     appUrl: readHttpUrl(env, 'RI_APP_URL'),
     dataEncryptionKey: readDataEncryptionKey(env),
     maxPageLimit,
     defaultPageLimit: Math.min(20, maxPageLimit),
-    maxRequestBodyBytes: readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 }),
+    maxRequestBodyBytes,
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
     documents: readDocumentSettings(env, warn),
@@ -74,5 +77,6 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
       sessionRefreshSeconds: readInteger(env, 'SESSION_REFRESH_SECONDS', 300, { min: 10, max: 300 }),
       secureCookies: !isLocalDevelopment(env),
     },
+    batches: readBatchSubmissionSettings(env, maxRequestBodyBytes),
   };
 };

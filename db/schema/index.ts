@@ -8,4 +8,5 @@ export * from './render-templates.ts';
 export * from './conformity-catalogue.ts';
 export * from './dids.ts';
 export * from './credentials.ts';
+export * from './credential-batches.ts';
 export * from './library.ts';

@@ -1,10 +1,13 @@
 import type { Deps } from '../../core/deps.ts';
+import type { JobQueue } from '../../core/jobs/job-queue.ts';
 import type { WebSettings } from '../../core/settings/web-settings.ts';
 import type { Authenticator } from './auth/authenticator.ts';
 
 /** Everything a handler needs, handed over through the context (`c.get('services')`): the core deps plus the authenticator. */
 export interface Services extends Deps<WebSettings> {
   authenticator: Authenticator;
+  /** The producer side of the job queues (Node web process; absent on edge runtimes, which enqueue nothing). */
+  jobs?: JobQueue;
 }
 
 /** The authenticated caller, resolved to exactly one tenant. */

@@ -20,17 +20,21 @@ const limiterFor = (maxSize: number) => {
   return limiter;
 };
 
+/** A batch submission carries many requests: its own, larger limit (MAX_BATCH_REQUEST_BODY_BYTES). */
+const BATCH_SUBMISSION = /\/credentials\/batches\/?$/;
+
 /** A fetch-API Request with these methods never has a body (`new Request` refuses one). */
 const BODILESS_METHODS = new Set(['GET', 'HEAD']);
 
 /**
- * MAX_REQUEST_BODY_BYTES (413) for every operation with a body, then an early JSON parse so an
+ * MAX_REQUEST_BODY_BYTES (413) for every operation with a body (a batch submission: its own limit), then an early JSON parse so an
  * unparseable body is a 400 `Invalid JSON body` before any validator runs (Hono caches the parse).
  */
 export const requestBody = createMiddleware<AppEnv>(async (c, next) => {
   // Reading `c.req.raw.body` makes the Node adapter build a full Request: skip it where there is no body.
   if (BODILESS_METHODS.has(c.req.method)) return next();
-  const limit = c.get('services').settings.maxRequestBodyBytes;
+  const { settings } = c.get('services');
+  const limit = c.req.method === 'POST' && BATCH_SUBMISSION.test(c.req.path) ? settings.batches.maxRequestBodyBytes : settings.maxRequestBodyBytes;
   return limiterFor(limit)(c, async () => {
     const type = c.req.header('content-type') ?? '';
     if (c.req.raw.body && JSON_TYPE.test(type)) {

@@ -1,4 +1,5 @@
 import { buildSharedDeps, type DepsOptions } from '../../core/deps.ts';
+import type { JobQueue } from '../../core/jobs/job-queue.ts';
 import type { EnvSource } from '../../core/settings/env-readers.ts';
 import { readWebSettings, type WebSettings } from '../../core/settings/web-settings.ts';
 import type { Database } from '../../db/client.ts';
@@ -15,13 +16,14 @@ export const createSharedServices = (
   authenticator: new Authenticator(settings.auth),
 });
 
-/** The services a web process hands to every request (Node passes its DNS-pinning fetcher). */
+/** The services a web process hands to every request (Node passes its DNS-pinning fetcher and its job queue). */
 export const createServices = (
   env: EnvSource,
   db: Database,
   settings: WebSettings = readWebSettings(env),
-  options: DepsOptions = {},
+  options: DepsOptions & { jobs?: JobQueue } = {},
 ): Services => ({
   db,
   ...createSharedServices(env, settings, options),
+  ...(options.jobs ? { jobs: options.jobs } : {}),
 });

@@ -1,5 +1,6 @@
 import { buildDeps } from '../../core/deps.ts';
 import { createLogger, type Logger } from '../../core/logging/logger.ts';
+import type { JobQueue } from '../../core/jobs/job-queue.ts';
 import type { QueueName } from '../../core/jobs/queues.ts';
 import { readWorkerSettings } from '../../core/settings/worker-settings.ts';
 import type { Database } from '../../db/client.ts';
@@ -17,9 +18,24 @@ export const testWorkerEnv = (databaseUrl: string, extra: Record<string, string>
   ...extra,
 });
 
-/** The worker's deps over a test database, as a consumer receives them. */
-export const testWorkerDeps = (db: Database, logger: Logger = createLogger('error')): WorkerDeps =>
-  buildDeps({}, readWorkerSettings(testWorkerEnv('postgres://unused'), () => {}), db, { logger });
+/** For handlers that must not enqueue: any attempt fails the test loudly. */
+const noJobQueue: JobQueue = {
+  enqueue: async () => {
+    throw new Error('This test gave the worker deps no job queue: pass one to testWorkerDeps');
+  },
+  close: async () => {},
+};
+
+/**
+ * The worker's deps over a test database, as a consumer receives them. A handler that enqueues
+ * (continuations) needs `jobs` (`createJobQueue(database.url, logger)`); `env` overrides settings.
+ */
+export const testWorkerDeps = (
+  db: Database,
+  logger: Logger = createLogger('error'),
+  jobs: JobQueue = noJobQueue,
+  env: Record<string, string> = {},
+): WorkerDeps => ({ ...buildDeps({}, readWorkerSettings(testWorkerEnv('postgres://unused', env), () => {}), db, { logger }), jobs });
 
 /** Runs one job's handler against the test database, without pg-boss: the payload is parsed as the worker would. */
 export const runJob = <Q extends QueueName>(consumer: Consumer<Q>, payload: unknown, deps: WorkerDeps, jobId = 'test-job'): Promise<void> =>
@@ -30,4 +46,5 @@ export const startTestWorker = (
   databaseUrl: string,
   consumers: readonly Consumer[],
   logger: Logger = createLogger('error'),
-): Promise<RunningWorker> => startWorker(testWorkerEnv(databaseUrl), logger, consumers);
+  env: Record<string, string> = {},
+): Promise<RunningWorker> => startWorker(testWorkerEnv(databaseUrl, env), logger, consumers);

@@ -2,6 +2,8 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { readWebSettings } from '../../core/settings/web-settings.ts';
 import { connectDatabase, type Database } from '../../db/client.ts';
+import { createJobQueue } from '../../core/jobs/job-queue.ts';
+import { createLogger } from '../../core/logging/logger.ts';
 import { buildApp } from '../../functions/app.ts';
 import { createServices } from '../../functions/platform/services.ts';
 import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
@@ -44,6 +46,8 @@ export interface CallResult {
 export interface TestApp {
   url: string;
   db: Database;
+  /** The test database's url (a worker or a job queue over the same database). */
+  databaseUrl: string;
   services: Services;
   idp: LocalIdp;
   /** A fresh access token of a named service account. */
@@ -87,7 +91,8 @@ export const startTestApp = async (
   const connection = connectDatabase(database.url, { max: 5 });
   const settings = readWebSettings(env);
   const fetcher = createGuardedFetch({ allowPrivate: settings.allowPrivateUrls, userAgent: 'css-test', timeoutMs: 2000, ...options.fetch });
-  const services = createServices(env, connection.db, settings, { fetcher });
+  const jobs = createJobQueue(database.url, createLogger('error'));
+  const services = createServices(env, connection.db, settings, { fetcher, jobs });
   const app = buildApp(staticServices(services));
   handler = (request, env) => app.fetch(request, env as never);
 
@@ -114,6 +119,7 @@ export const startTestApp = async (
   return {
     url,
     db: connection.db,
+    databaseUrl: database.url,
     services,
     idp,
     token: (account) => {
@@ -132,6 +138,7 @@ export const startTestApp = async (
       (server as import('node:http').Server).closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await idp.close();
+      await jobs.close();
       await connection.close();
       await database.drop();
     },
