@@ -8,6 +8,8 @@ import { connectNodeDeps } from '../core/node-deps.ts';
 import { readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
 import { startUpDatabase } from '../core/start-up/prepare-database.ts';
 import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts';
+import { libraryReconcilePendingRuns } from './jobs/library-reconcile-pending-runs.ts';
+import { libraryVerifyGeneration } from './jobs/library-verify-generation.ts';
 import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 
 const HEARTBEAT_EVERY_MS = 10_000;
@@ -18,7 +20,7 @@ const SHUTDOWN_LIMIT_MS = 45_000;
  * Every queue consumer the worker runs: one module per queue in consumers/jobs/, added here.
  * Queues whose work is not built yet have no consumer; their jobs wait in the queue.
  */
-export const CONSUMERS: readonly Consumer[] = [];
+export const CONSUMERS: readonly Consumer[] = [libraryVerifyGeneration, libraryReconcilePendingRuns] as readonly Consumer[];
 
 /** PostgreSQL's admin_shutdown / crash_shutdown / cannot_connect_now: the server is going away, not a fault of ours. */
 const isDatabaseShutdown = (error: unknown): boolean => ['57P01', '57P02', '57P03'].includes((error as { code?: string })?.code ?? '');

@@ -2,6 +2,7 @@ import { readBatchSubmissionSettings, type BatchSubmissionSettings } from './bat
 import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
+import { readLibrarySettings, type LibrarySettings } from './library-settings.ts';
 import { readEnum, readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 export type TenantMode = 'open' | 'closed';
@@ -35,6 +36,7 @@ export interface WebSettings {
   /** SYSTEM_SERVICES_SHOW_BASE_URL=true shows tenants the internal baseUrl of system service instances. */
   showSystemServiceBaseUrl: boolean;
   documents: DocumentSettings;
+  library: LibrarySettings;
   auth: AuthSettings;
   verifyBounds: VerifyBounds;
   batches: BatchSubmissionSettings;
@@ -62,6 +64,7 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
       ratePerMinute: readInteger(env, 'VERIFY_RATE_LIMIT_PER_MINUTE', 60, { min: 1, max: 1_000_000 }),
       maxConcurrency: readInteger(env, 'VERIFY_MAX_CONCURRENCY', 16, { min: 1, max: 10_000 }),
     },
+    library: readLibrarySettings(env),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',
