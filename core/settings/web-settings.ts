@@ -3,6 +3,7 @@ import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
 import { readLibrarySettings, type LibrarySettings } from './library-settings.ts';
+import { readIdempotencyStaleClaimMinutes, readIssuanceSettings, type IssuanceSettings } from './issuance-settings.ts';
 import { readEnum, readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 export type TenantMode = 'open' | 'closed';
@@ -37,6 +38,9 @@ export interface WebSettings {
   showSystemServiceBaseUrl: boolean;
   documents: DocumentSettings;
   library: LibrarySettings;
+  /** Status purposes, tag limits: shared with the worker, which issues batch items. */
+  issuance: IssuanceSettings;
+  idempotencyStaleClaimMinutes: number;
   auth: AuthSettings;
   verifyBounds: VerifyBounds;
   batches: BatchSubmissionSettings;
@@ -65,6 +69,8 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
       maxConcurrency: readInteger(env, 'VERIFY_MAX_CONCURRENCY', 16, { min: 1, max: 10_000 }),
     },
     library: readLibrarySettings(env),
+    issuance: readIssuanceSettings(env, warn),
+    idempotencyStaleClaimMinutes: readIdempotencyStaleClaimMinutes(env),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',
