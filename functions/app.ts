@@ -19,6 +19,7 @@ import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
 import { credentialVerificationApp } from './credential-verification/index.ts';
 import { credentialsApp } from './credentials/index.ts';
+import { libraryApp } from './library/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -44,6 +45,7 @@ const apiGroups = {
   '/dids': didsApp,
   // After '/credentials/verify' and '/credentials/batches': their routes must answer before '/credentials/{id}'.
   '/credentials': credentialsApp,
+  '/library': libraryApp,
 } as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */

@@ -14,7 +14,7 @@ export const toTypeCode = (coreCredentialType: string | null): CoreTypeCode | nu
   (Object.entries(CORE_TYPE_CODES).find(([, name]) => name === coreCredentialType)?.[0] as CoreTypeCode | undefined) ?? null;
 
 /** The core type a decoded credential declares in its `type` array, if any. */
-export const coreTypeOf = (credential: Record<string, unknown>): string | null => {
+export const coreTypeInCredential = (credential: Record<string, unknown>): string | null => {
   const types = Array.isArray(credential.type) ? credential.type : [credential.type];
   const names = Object.values(CORE_TYPE_CODES) as string[];
   return (types.find((t) => typeof t === 'string' && names.includes(t)) as string | undefined) ?? null;

@@ -7,10 +7,11 @@ import { ApiError } from '../errors.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { resolveTemplateStorage } from '../render-templates/template-storage.ts';
 import { decodeEnvelopedPayload } from '../verification/enveloped-credential.ts';
-import { CORE_TYPE_CODES, type CoreTypeCode } from './credential-types.ts';
+import { CORE_TYPE_CODES, coreTypeInCredential, type CoreTypeCode } from './credential-types.ts';
 import { deleteCopyBestEffort } from './durable-copy.ts';
-import { extractDetails } from './extract-details.ts';
-import { claimRegistrationKey, finaliseClaim, releaseClaim } from './registration-claim.ts';
+import { extractCredentialDetails } from '../credentials/credential-details.ts';
+import { attachClaimRecord, claimIdempotencyKey, finaliseClaim, releaseClaim } from '../idempotency/idempotency-claims.ts';
+import { bodyDigest } from '../idempotency/idempotency-key.ts';
 import { requestVerification } from './request-verification.ts';
 import { fetchSource, openSource, sha256Multibase, type OpenedContent } from './source-content.ts';
 
@@ -64,11 +65,21 @@ const findSameContent = async (deps: LibraryDeps, tenantId: string, contentDiges
  */
 export const registerExternal = async (
   deps: LibraryDeps,
-  input: { tenantId: string; idempotencyKey: string; bodyDigest: string; staleClaimMinutes: number; registration: RegistrationInput },
+  input: { tenantId: string; idempotencyKey: string; body: unknown; staleClaimMinutes: number; registration: RegistrationInput },
 ): Promise<{ recordId: string; replayed: boolean }> => {
   const { tenantId, registration } = input;
-  const claim = await claimRegistrationKey(deps.db, { tenantId, key: input.idempotencyKey, bodyDigest: input.bodyDigest, staleClaimMinutes: input.staleClaimMinutes });
-  if (claim.kind === 'replay') return { recordId: claim.recordId, replayed: true };
+  const claim = await claimIdempotencyKey(deps.db, deps.box, {
+    tenantId,
+    operation: 'LIBRARY_REGISTER',
+    key: input.idempotencyKey,
+    bodyDigest: await bodyDigest(input.body),
+    staleAfterMinutes: input.staleClaimMinutes,
+  });
+  if (claim.kind === 'replay') {
+    const answer = claim.response as { recordId?: string; credentialId?: string };
+    return { recordId: (answer.recordId ?? answer.credentialId)!, replayed: true };
+  }
+  let recordId: string;
   try {
     const source = await fetchSource(deps.fetcher, registration.sourceUrl, deps.allowPrivateUrls);
     const opened = await openSource(source, registration.supplierKey);
@@ -80,12 +91,20 @@ export const registerExternal = async (
     if (existing) throw duplicateCredential(existing.id);
     const contentDigest = await sha256Multibase(opened.contentBytes);
     const sameContent = await findSameContent(deps, tenantId, contentDigest);
-    const recordId = await storeAndRecord(deps, { tenantId, claimId: claim.claimId, registration, opened, sourceDigest, contentDigest, sameContent });
-    return { recordId, replayed: false };
+    recordId = await storeAndRecord(deps, { tenantId, claimId: claim.claimId, registration, opened, sourceDigest, contentDigest, sameContent });
   } catch (error) {
-    await releaseClaim(deps.db, claim.claimId);
+    await releaseClaim(deps.db, claim.claimId).catch((cleanup) =>
+      deps.logger.warn('An idempotency claim could not be released; it frees itself when stale', { correlationId: deps.correlationId, error: String(cleanup) }),
+    );
     throw error;
   }
+  try {
+    await finaliseClaim(deps.db, deps.box, claim.claimId, recordId, { recordId });
+  } catch (error) {
+    // The claim already names the record (attached in its transaction), so a replay still finds it.
+    deps.logger.warn('The answer of a library registration could not be recorded on its claim', { correlationId: deps.correlationId, recordId, error: String(error) });
+  }
+  return { recordId, replayed: false };
 };
 
 const storeAndRecord = async (
@@ -112,7 +131,7 @@ const storeAndRecord = async (
   const declared = CORE_TYPE_CODES[x.registration.annotations.declaredCredentialType];
   try {
     return await deps.db.transaction(async (tx) => {
-      const extracted = details ? extractDetails(details) : undefined;
+      const extracted = details ? { ...extractCredentialDetails(details).details, coreCredentialType: coreTypeInCredential(details) } : undefined;
       const [record] = await tx
         .insert(libraryRecords)
         .values({
@@ -150,7 +169,7 @@ const storeAndRecord = async (
         decryptionKeyUnused: x.opened.keyUnused,
       });
       await requestVerification(tx, deps.jobs, { tenantId: x.tenantId, recordId, origin: 'EXTERNAL' });
-      await finaliseClaim(tx, x.claimId, recordId);
+      await attachClaimRecord(tx, x.claimId, recordId);
       return recordId;
     });
   } catch (error) {

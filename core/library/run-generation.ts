@@ -4,7 +4,8 @@ import { libraryRecords, verificationRuns } from '../../db/schema/index.ts';
 import type { DomainDeps } from '../deps.ts';
 import type { VerificationReport } from '../verification/outcome.ts';
 import { verifyCredential } from '../verification/verify-credential.ts';
-import { extractDetails } from './extract-details.ts';
+import { extractCredentialDetails } from '../credentials/credential-details.ts';
+import { coreTypeInCredential } from './credential-types.ts';
 import { loadRecordView, type RecordView } from './record-queries.ts';
 import { fetchSource, sha256Multibase } from './source-content.ts';
 import { storedCopyOf, unwrapKey } from './stored-copy.ts';
@@ -112,7 +113,7 @@ export const runGeneration = async (deps: DomainDeps, job: { tenantId: string; r
   await deps.db.transaction(async (tx) => {
     const settled = await settleRun(tx, run.id, settlement, freshness);
     if (!settled || settlement.state !== 'COMPLETE' || !settlement.details) return;
-    const details = extractDetails(settlement.details);
+    const details = { ...extractCredentialDetails(settlement.details).details, coreCredentialType: coreTypeInCredential(settlement.details) };
     await tx
       .update(libraryRecords)
       .set({
