@@ -1,3 +1,5 @@
+import type { Database } from '../../db/client.ts';
+import { credentials, externalCredentials, libraryRecords, verificationRuns } from '../../db/schema/index.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { API_KEY as STORAGE_API_KEY } from '../../storage-service/test/storage-harness.ts';
 import { createJobQueue } from '../../core/jobs/job-queue.ts';
@@ -69,4 +71,87 @@ export const startLibraryRig = async (env: Record<string, string> = {}): Promise
       await rig.close();
     },
   };
+};
+
+export interface RecordFixture {
+  origin?: 'NATIVE' | 'EXTERNAL';
+  coreCredentialType?: string | null;
+  issuerName?: string | null;
+  issuerDid?: string | null;
+  validFrom?: Date | null;
+  validUntil?: Date | null;
+  tags?: string[];
+  encrypted?: boolean;
+  organisationId?: string;
+  /** The latest generation's summary; none leaves a native record on its issuance assertion. */
+  summary?: 'pending' | 'verified' | 'not_conformant' | 'failed';
+  createdAt?: Date;
+}
+
+/**
+ * A library record written straight to the database, with its child row (copy coordinates that point
+ * nowhere: lists and filters never read the copy) and optionally a settled or pending generation.
+ */
+export const insertLibraryRecord = async (db: Database, tenantId: string, f: RecordFixture = {}): Promise<string> => {
+  const origin = f.origin ?? 'EXTERNAL';
+  const [record] = await db
+    .insert(libraryRecords)
+    .values({
+      tenantId,
+      origin,
+      coreCredentialType: f.coreCredentialType === undefined ? 'DigitalProductPassport' : f.coreCredentialType,
+      issuerName: f.issuerName ?? null,
+      issuerDid: f.issuerDid ?? null,
+      validFrom: f.validFrom === undefined ? new Date() : f.validFrom,
+      validUntil: f.validUntil ?? null,
+      tags: f.tags ?? [],
+      organisationId: f.organisationId ?? null,
+      detailsStatus: 'EXTRACTED',
+      ...(f.createdAt ? { createdAt: f.createdAt } : {}),
+    })
+    .returning({ id: libraryRecords.id });
+  const id = record!.id;
+  const coordinates = { storageUri: `https://storage.invalid/${id}.json`, storageExternalId: id };
+  if (origin === 'NATIVE') {
+    await db.insert(credentials).values({
+      id,
+      tenantId,
+      credentialType: 'DigitalProductPassport',
+      version: '0.7.0',
+      issuerDid: f.issuerDid ?? 'did:web:issuer.example.com',
+      ...coordinates,
+      digestMultibase: `z${id}`,
+      encrypted: f.encrypted ?? true,
+      wrappedDecryptionKey: null,
+      statusCapture: 'NONE',
+    });
+  } else {
+    await db.insert(externalCredentials).values({
+      id,
+      tenantId,
+      sourceUrl: `https://supplier.example.com/${id}.json`,
+      sourceDigest: `zsource${id}`,
+      contentDigest: `zcontent${id}`,
+      encrypted: f.encrypted ?? false,
+      contentKind: 'CREDENTIAL',
+      ...coordinates,
+      storageDigestMultibase: `zcopy${id}`,
+      wrappedCopyKey: 'v1.none.none',
+      displayName: `Record ${id}`,
+      declaredCredentialType: 'DigitalProductPassport',
+    });
+  }
+  if (f.summary) {
+    const settled = f.summary !== 'pending';
+    await db.insert(verificationRuns).values({
+      recordId: id,
+      tenantId,
+      generation: origin === 'NATIVE' ? 2 : 1,
+      state: f.summary === 'pending' ? 'PENDING' : f.summary === 'failed' ? 'FAILED' : 'COMPLETE',
+      summary: f.summary,
+      ...(settled ? { completedAt: new Date() } : {}),
+      ...(f.summary === 'failed' ? { failureCode: 'VERIFICATION_UNAVAILABLE', failureMessage: 'x', failureRetryable: true } : {}),
+    });
+  }
+  return id;
 };
