@@ -35,7 +35,7 @@ const list = async (query: string) => {
 };
 const names = async (query: string) => {
   const byId = Object.fromEntries(Object.entries(R).map(([name, id]) => [id, name]));
-  return (await list(query)).data.map((r) => byId[r.id]);
+  return (await list(query)).data.map((r) => byId[r.id] ?? r.id);
 };
 const sorted = (values: string[]) => [...values].sort();
 
