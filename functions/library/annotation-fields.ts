@@ -3,7 +3,10 @@ import { CORE_TYPE_CODE_LIST } from '../../core/library/credential-types.ts';
 import { nonBlankText, text, unpaddedText } from '../platform/fields.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const isCalendarDay = (value: string) => DAY.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+const isCalendarDay = (value: string) => {
+  const date = new Date(`${value}T00:00:00Z`);
+  return DAY.test(value) && !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+};
 
 /** The annotation fields a tenant writes on an external record (peer §4.2), one definition for register and PATCH. */
 export const annotationFields = {
