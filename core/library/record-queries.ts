@@ -81,7 +81,12 @@ const orderOf = (sort: LibrarySort): SQL[] => {
   return [direction === 'asc' ? sql`${column} asc nulls last` : sql`${column} desc nulls last`, asc(r.id)];
 };
 
-/** One page of the tenant's record ids matching the filters, in the requested order, and the total. */
+/**
+ * One page of the tenant's record ids matching the filters, in the requested order, and the total.
+ * With a costly filter (tags, the latest generation's summary) the total comes from the same statement
+ * (`count(*) over()`), so the filter runs once; otherwise a separate count is cheaper than counting
+ * every row before the page is cut.
+ */
 export const listRecordIds = async (
   db: Queryable,
   tenantId: string,
@@ -90,8 +95,19 @@ export const listRecordIds = async (
   page: { limit: number; offset: number },
 ): Promise<{ ids: string[]; total: number }> => {
   const where = and(...conditionsOf(tenantId, filters));
+  const costly = Boolean(filters.status || filters.tags?.length || filters.excludeTags?.length);
+  if (costly) {
+    const rows = await db
+      .select({ id: r.id, total: sql<number>`count(*) over()`.mapWith(Number) })
+      .from(r)
+      .where(where)
+      .orderBy(...orderOf(sort))
+      .limit(page.limit)
+      .offset(page.offset);
+    if (rows.length > 0 || page.offset === 0) return { ids: rows.map((row) => row.id), total: rows[0]?.total ?? 0 };
+  }
   const [rows, [count]] = await Promise.all([
-    db.select({ id: r.id }).from(r).where(where).orderBy(...orderOf(sort)).limit(page.limit).offset(page.offset),
+    costly ? Promise.resolve([]) : db.select({ id: r.id }).from(r).where(where).orderBy(...orderOf(sort)).limit(page.limit).offset(page.offset),
     db.select({ total: sql<number>`count(*)::int` }).from(r).where(where),
   ]);
   return { ids: rows.map((row) => row.id), total: count!.total };
