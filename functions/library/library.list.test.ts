@@ -82,7 +82,7 @@ describe('GET /library filters', () => {
     expect(await names('tag=steel&excludeTag=eu')).toEqual(['dccExternal']);
     expect(sorted(await names('excludeTag=eu&excludeTag=audit&tag=steel'))).toEqual(['dccExternal']);
     // The total of a costly filter also holds on a page past the end.
-    expect((await list('tag=steel&limit=1')).pagination).toMatchObject({ total: 2, hasMore: true });
+    expect((await t.call('GET', `${LIBRARY}?tag=steel&limit=1`, { token })).body.pagination).toMatchObject({ total: 2, hasMore: true });
     expect(await list('tag=steel&offset=5')).toMatchObject({ data: [], pagination: { total: 2, hasMore: false } });
   });
 });
