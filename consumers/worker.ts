@@ -14,6 +14,8 @@ import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts'
 import { bootFailureLines } from './boot-failure.ts';
 import { assertHeartbeatWritable, isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 import { JobsInFlight } from './jobs-in-flight.ts';
+import { libraryReconcilePendingRuns } from './jobs/library-reconcile-pending-runs.ts';
+import { libraryVerifyGeneration } from './jobs/library-verify-generation.ts';
 import { stopOnSignals } from './worker-shutdown.ts';
 
 /**
@@ -36,7 +38,13 @@ export const WORKER_TIMINGS: WorkerTimings = { heartbeatEveryMs: 10_000, fetchWi
  * Every queue consumer the worker runs: one module per queue in consumers/jobs/, added here.
  * Queues whose work is not built yet have no consumer; their jobs wait in the queue.
  */
-export const CONSUMERS: readonly Consumer[] = [issueBatchConsumer, reconcileBatchesConsumer, expireBatchesConsumer];
+export const CONSUMERS: readonly Consumer[] = [
+  issueBatchConsumer,
+  reconcileBatchesConsumer,
+  expireBatchesConsumer,
+  libraryVerifyGeneration,
+  libraryReconcilePendingRuns,
+] as readonly Consumer[];
 
 /** PostgreSQL's admin_shutdown / crash_shutdown / cannot_connect_now: the server is going away, not a fault of ours. */
 const isDatabaseShutdown = (error: unknown): boolean => ['57P01', '57P02', '57P03'].includes((error as { code?: string })?.code ?? '');

@@ -18,15 +18,21 @@ import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
 import { credentialBatchesApp } from './credential-batches/index.ts';
+import { credentialVerificationApp } from './credential-verification/index.ts';
 import { credentialsApp } from './credentials/index.ts';
+import { libraryApp } from './library/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
 /** Routes under /api/v1 that need no session or token. */
 const isPublicApiPath = (path: string) => path === `${API_PREFIX}/credentials/verify`;
 
-/** Every resource group, mounted at its path under /api/v1. Later groups are added here. */
+/**
+ * Every resource group, mounted at its path under /api/v1, in this order. Later groups are added here.
+ * `/credentials/verify` stays before any `/credentials` group, whose `/{id}` routes would otherwise take `verify`.
+ */
 const apiGroups = {
+  '/credentials/verify': credentialVerificationApp,
   '/registrars': registrarsApp,
   '/schemes': schemesApp,
   '/identifiers': identifiersApp,
@@ -41,6 +47,7 @@ const apiGroups = {
   '/credentials/batches': credentialBatchesApp,
   // After '/credentials/verify' and '/credentials/batches': their routes must answer before '/credentials/{id}'.
   '/credentials': credentialsApp,
+  '/library': libraryApp,
 } as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */

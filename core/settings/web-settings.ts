@@ -2,6 +2,7 @@ import { readBatchSubmissionSettings, type BatchSubmissionSettings } from './bat
 import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
+import { readLibrarySettings, type LibrarySettings } from './library-settings.ts';
 import { readIdempotencyStaleClaimMinutes, readIssuanceSettings, type IssuanceSettings } from './issuance-settings.ts';
 import { readEnum, readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
@@ -36,11 +37,19 @@ export interface WebSettings {
   /** SYSTEM_SERVICES_SHOW_BASE_URL=true shows tenants the internal baseUrl of system service instances. */
   showSystemServiceBaseUrl: boolean;
   documents: DocumentSettings;
+  library: LibrarySettings;
   /** Status purposes, tag limits: shared with the worker, which issues batch items. */
   issuance: IssuanceSettings;
   idempotencyStaleClaimMinutes: number;
   auth: AuthSettings;
+  verifyBounds: VerifyBounds;
   batches: BatchSubmissionSettings;
+}
+
+/** The public verify route fetches URLs for strangers: requests per client per minute, and verifications at once in this process. */
+export interface VerifyBounds {
+  ratePerMinute: number;
+  maxConcurrency: number;
 }
 
 export const readWebSettings = (env: EnvSource, warn: (message: string) => void = console.warn): WebSettings => {
@@ -55,6 +64,11 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
     documents: readDocumentSettings(env, warn),
+    verifyBounds: {
+      ratePerMinute: readInteger(env, 'VERIFY_RATE_LIMIT_PER_MINUTE', 60, { min: 1, max: 1_000_000 }),
+      maxConcurrency: readInteger(env, 'VERIFY_MAX_CONCURRENCY', 16, { min: 1, max: 10_000 }),
+    },
+    library: readLibrarySettings(env),
     issuance: readIssuanceSettings(env, warn),
     idempotencyStaleClaimMinutes: readIdempotencyStaleClaimMinutes(env),
     auth: {

@@ -9,3 +9,4 @@ export * from './conformity-catalogue.ts';
 export * from './dids.ts';
 export * from './credentials.ts';
 export * from './credential-batches.ts';
+export * from './library.ts';

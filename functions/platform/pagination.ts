@@ -15,14 +15,20 @@ export const pageQuerySchema = {
   offset: z.string().optional().openapi({ description: 'Records to skip, default 0', example: '0' }),
 };
 
-/** Plain decimal integers only; limit ≥ 1 and ≤ the maximum (named in the message). */
-export const parsePage = (query: { limit?: string; offset?: string }, settings: WebSettings): Page => {
+/** Plain decimal integers only; limit ≥ 1 and ≤ the maximum (named in the message; the library codes it `PAGE_LIMIT_EXCEEDED`). */
+export const parsePage = (
+  query: { limit?: string; offset?: string },
+  settings: WebSettings,
+  options: { overMaximumCode?: string } = {},
+): Page => {
   const { limit, offset } = query;
   if (limit !== undefined && !DIGITS.test(limit)) throw badRequest('limit: must be a positive integer');
   if (offset !== undefined && !DIGITS.test(offset)) throw badRequest('offset: must be a non-negative integer');
   const page = { limit: limit === undefined ? settings.defaultPageLimit : Number(limit), offset: Number(offset ?? 0) };
   if (page.limit < 1) throw badRequest('limit: must be a positive integer');
-  if (page.limit > settings.maxPageLimit) throw badRequest(`limit: must not exceed the maximum of ${settings.maxPageLimit}`);
+  if (page.limit > settings.maxPageLimit) {
+    throw badRequest(`limit: must not exceed the maximum of ${settings.maxPageLimit}`, options.overMaximumCode);
+  }
   if (!Number.isSafeInteger(page.offset)) throw badRequest('offset: must be a non-negative integer');
   return page;
 };

@@ -2,7 +2,15 @@ import { createMiddleware } from 'hono/factory';
 import { badRequest } from '../../core/errors.ts';
 import type { AppEnv } from './env.ts';
 
-/** Every query parameter of this API is single-valued: a repeat is a 400 naming the parameter. */
+/**
+ * Query parameters that may repeat, by path: a list filter ORs its values (the library's `type`, `tag`
+ * and `excludeTag`, peer §4.2). Every other query parameter of this API is single-valued.
+ */
+const REPEATABLE: Record<string, ReadonlySet<string>> = {
+  '/api/v1/library': new Set(['type', 'tag', 'excludeTag']),
+};
+
+/** A repeat of a single-valued query parameter is a 400 naming the parameter. */
 export const rejectRepeatedQuery = createMiddleware<AppEnv>(async (c, next) => {
   // Only the query string is parsed (no whole-URL parse per request), and only when there is one.
   const url = c.req.url;
@@ -10,8 +18,9 @@ export const rejectRepeatedQuery = createMiddleware<AppEnv>(async (c, next) => {
   if (start !== -1) {
     const end = url.indexOf('#', start);
     const seen = new Set<string>();
+    const repeatable = REPEATABLE[c.req.path];
     for (const key of new URLSearchParams(url.slice(start + 1, end === -1 ? undefined : end)).keys()) {
-      if (seen.has(key)) throw badRequest(`${key}: query parameter must not be repeated`);
+      if (seen.has(key) && !repeatable?.has(key)) throw badRequest(`${key}: query parameter must not be repeated`);
       seen.add(key);
     }
   }
