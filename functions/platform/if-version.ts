@@ -5,7 +5,7 @@ const MAX_VERSION = 2_147_483_647;
 
 /** The `If-Version` request header as OpenAPI documents it; the rule itself is `parseIfVersion`. */
 export const ifVersionHeader = z.object({
-  'if-version': z.string().optional().openapi({ param: { name: 'If-Version', in: 'header' }, description: 'The version this write was based on (1..2147483647)', example: '1' }),
+  'if-version': z.string().optional().openapi({ param: { name: 'if-version', in: 'header' }, description: 'The version this write was based on (1..2147483647)', example: '1' }),
 });
 
 /**
