@@ -17,6 +17,7 @@ import { cvcApp } from './cvc/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
+import { credentialsApp } from './credentials/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -36,6 +37,8 @@ const apiGroups = {
   '/render-templates': renderTemplatesApp,
   '/cvc': cvcApp,
   '/dids': didsApp,
+  // After '/credentials/verify' and '/credentials/batches': their routes must answer before '/credentials/{id}'.
+  '/credentials': credentialsApp,
 } as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */
