@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePart, jwsOf, sampleCredential } from '../../vc-service/test/vc-harness.ts';
-import { startVerifyRig, verifyQuery, type VerifyRig } from './verify.test-setup.ts';
+import { startVerifyRig, verifyQuery, type VerifyRig } from '../../test/rig/verify-rig.ts';
 
 let rig: VerifyRig;
 beforeAll(async () => {

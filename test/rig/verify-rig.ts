@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_KEY as STORAGE_KEY, startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
-import { useVcServiceAsSystemVc } from '../../test/rig/did-fixtures.ts';
-import { startTestApp, type CallResult, type TestApp } from '../../test/rig/test-app.ts';
+import { useVcServiceAsSystemVc } from './did-fixtures.ts';
+import { startTestApp, type CallResult, type TestApp } from './test-app.ts';
 import { sampleCredential, type VcService } from '../../vc-service/test/vc-harness.ts';
 
 export const VERIFY_PATH = '/api/v1/credentials/verify';
