@@ -42,6 +42,7 @@ describe('422: the credential could not be checked', () => {
       [{ ...envelope, iv: Buffer.alloc(8).toString('base64') }, 'iv must be 12 bytes'],
       [{ ...envelope, cipherText: 'not base64!' }, 'cipherText is not base64'],
       [{ ...envelope, tag: 42 }, 'tag is not base64'],
+      [{ cipherText: envelope.cipherText, iv: envelope.iv, type: envelope.type }, 'tag is missing'],
     ];
     for (const [broken, why] of cases) {
       const uri = rig.source.serve('/broken-envelope', broken);
