@@ -1,7 +1,6 @@
 import { swaggerUI } from '@hono/swagger-ui';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { authApp } from './auth/index.ts';
-import { credentialVerificationApp } from './credential-verification/index.ts';
 import { healthApp } from './health/index.ts';
 import type { AppEnv } from './platform/env.ts';
 import { securitySchemes } from './platform/openapi-security.ts';
@@ -18,6 +17,7 @@ import { cvcApp } from './cvc/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
+import { credentialVerificationApp } from './credential-verification/index.ts';
 
 export const API_PREFIX = '/api/v1';
 

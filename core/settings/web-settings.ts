@@ -23,12 +23,6 @@ export interface AuthSettings {
   secureCookies: boolean;
 }
 
-/** The public verify route fetches URLs for strangers: requests per client per minute, and verifications at once in this process. */
-export interface VerifyBounds {
-  ratePerMinute: number;
-  maxConcurrency: number;
-}
-
 /** Settings every function needs. Parsed once per process (or per edge isolate). */
 export interface WebSettings {
   appUrl: string;
@@ -36,12 +30,18 @@ export interface WebSettings {
   maxPageLimit: number;
   defaultPageLimit: number;
   maxRequestBodyBytes: number;
-  verifyBounds: VerifyBounds;
   allowPrivateUrls: boolean;
   /** SYSTEM_SERVICES_SHOW_BASE_URL=true shows tenants the internal baseUrl of system service instances. */
   showSystemServiceBaseUrl: boolean;
   documents: DocumentSettings;
   auth: AuthSettings;
+  verifyBounds: VerifyBounds;
+}
+
+/** The public verify route fetches URLs for strangers: requests per client per minute, and verifications at once in this process. */
+export interface VerifyBounds {
+  ratePerMinute: number;
+  maxConcurrency: number;
 }
 
 export const readWebSettings = (env: EnvSource, warn: (message: string) => void = console.warn): WebSettings => {
@@ -52,13 +52,13 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     maxPageLimit,
     defaultPageLimit: Math.min(20, maxPageLimit),
     maxRequestBodyBytes: readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 }),
+    allowPrivateUrls: readAllowPrivateUrls(env, warn),
+    showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
+    documents: readDocumentSettings(env, warn),
     verifyBounds: {
       ratePerMinute: readInteger(env, 'VERIFY_RATE_LIMIT_PER_MINUTE', 60, { min: 1, max: 1_000_000 }),
       maxConcurrency: readInteger(env, 'VERIFY_MAX_CONCURRENCY', 16, { min: 1, max: 10_000 }),
     },
-    allowPrivateUrls: readAllowPrivateUrls(env, warn),
-    showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
-    documents: readDocumentSettings(env, warn),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',
