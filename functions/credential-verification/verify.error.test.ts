@@ -161,6 +161,7 @@ describe('200 verified: false with the reason', () => {
       [{ validFrom: '2020-01-01T00:00:00Z', validUntil: '2021-01-01T00:00:00Z' }, /expired at 2021-01-01T00:00:00.000Z/],
       [{ validFrom: '2999-01-01T00:00:00Z' }, /not valid before 2999-01-01T00:00:00.000Z/],
       [{ validFrom: 'soon' }, /validFrom is not a date-time/],
+      [{ validUntil: 42 }, /validUntil is not a date-time/],
     ];
     for (const [window, message] of cases) {
       const stored = await rig.store(await rig.issue(window));
