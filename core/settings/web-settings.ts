@@ -35,6 +35,13 @@ export interface WebSettings {
   showSystemServiceBaseUrl: boolean;
   documents: DocumentSettings;
   auth: AuthSettings;
+  verifyBounds: VerifyBounds;
+}
+
+/** The public verify route fetches URLs for strangers: requests per client per minute, and verifications at once in this process. */
+export interface VerifyBounds {
+  ratePerMinute: number;
+  maxConcurrency: number;
 }
 
 export const readWebSettings = (env: EnvSource, warn: (message: string) => void = console.warn): WebSettings => {
@@ -48,6 +55,10 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
     documents: readDocumentSettings(env, warn),
+    verifyBounds: {
+      ratePerMinute: readInteger(env, 'VERIFY_RATE_LIMIT_PER_MINUTE', 60, { min: 1, max: 1_000_000 }),
+      maxConcurrency: readInteger(env, 'VERIFY_MAX_CONCURRENCY', 16, { min: 1, max: 10_000 }),
+    },
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',
