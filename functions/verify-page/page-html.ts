@@ -9,6 +9,7 @@ export const PAGE_HTML = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="referrer" content="no-referrer">
   <title>Verify a credential</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/verify/style.css">
   <script type="module" src="/verify/app.js"></script>
 </head>

@@ -85,7 +85,7 @@ const showResult = (result) => {
   section.dataset.verified = String(result.verified);
   $('result-title').textContent = result.verified ? 'Verified' : 'Not verified';
   $('result-reason').textContent = result.verified
-    ? 'The issuer’s signature is valid, the credential is within its validity period and it has not been revoked.'
+    ? 'The issuer’s signature is valid and the credential passed every check that could be run (see any warnings below).'
     : notVerifiedReason(result.error);
   fillWarnings(result.warnings);
   fillSummary(decoded);

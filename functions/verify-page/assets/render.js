@@ -17,6 +17,15 @@ const SANITISE = {
   ALLOW_ARIA_ATTR: true,
 };
 
+// A data: URL is kept for images only (DOMPurify also lets data: through on a few media elements).
+const DATA_IMAGE = /^\s*data:image\//i;
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  for (const name of ['src', 'href', 'xlink:href', 'poster']) {
+    const value = node.getAttribute?.(name);
+    if (value && /^\s*data:/i.test(value) && !(node.tagName === 'IMG' && DATA_IMAGE.test(value))) node.removeAttribute(name);
+  }
+});
+
 /**
  * `{ template }` for the first HTML render method with an inline template, else `{ linked }` saying
  * whether the credential names a template by URL only (this page renders inline templates only).
@@ -61,5 +70,6 @@ export const frameDocument = (template, credential) => {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}">` +
     `<meta name="referrer" content="no-referrer"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>Credential</title></head><body>${body}</body></html>`;
+    `<title>Credential</title><style>body{margin:1rem;font-family:system-ui,sans-serif;color:#1b1f24;background:#fff}</style>` +
+    `</head><body>${body}</body></html>`;
 };
