@@ -13,13 +13,13 @@ export const ARTIFACTS_DIR = join(import.meta.dirname, '..', 'artifacts', 'verif
  * Headless Chromium through playwright-core. A missing browser fails the test run with the fix,
  * never skips: these tests are the only proof that the page is safe in a real browser.
  */
-export const launchBrowser = async (): Promise<Browser> => {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`No Chromium at ${CHROMIUM_PATH}: install it (apt-get install -y chromium fonts-liberation) or set CHROMIUM_PATH. The browser tests cannot run without it.`);
+export const launchBrowser = async (executablePath = CHROMIUM_PATH): Promise<Browser> => {
+  if (!existsSync(executablePath)) {
+    throw new Error(`No Chromium at ${executablePath}: install it (apt-get install -y chromium fonts-liberation) or set CHROMIUM_PATH. The browser tests cannot run without it.`);
   }
   // Chromium's own sandbox refuses to start as root (CI containers).
   const args = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
+  return chromium.launch({ executablePath, headless: true, args });
 };
 
 /** A fresh context (own cookies and storage) with downloads accepted. */
