@@ -69,3 +69,25 @@ describe('/verify assets: only the listed files', () => {
     expect((await t.call('GET', '/verify/../package.json')).text).not.toContain('"dependencies"');
   });
 });
+
+describe('/verify/template is not a proxy', () => {
+  it('never fetches a URL that is not a published template', async () => {
+    let hits = 0;
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      hits += 1;
+      res.end('<p>anything</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const { port } = server.address() as { port: number };
+      for (const url of [`http://127.0.0.1:${port}/template.html`, `http://localhost:${port}/`, 'http://169.254.169.254/latest/meta-data/']) {
+        const res = await t.call('GET', `/verify/template?url=${encodeURIComponent(url)}`);
+        expect(res.status, url).toBe(404);
+      }
+      expect(hits).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+});

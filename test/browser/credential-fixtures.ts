@@ -2,6 +2,7 @@ import { createStorageAdapter, type StorageAdapter } from '../../core/adapters/s
 import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
 import { startStorage, API_KEY as STORAGE_KEY, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
 import { jwsOf, type VcService } from '../../vc-service/test/vc-harness.ts';
+import { publishTemplate, TEMPLATE_STORAGE_ENV } from '../../functions/verify-page/templates.test-setup.ts';
 import { useVcServiceAsSystemVc } from '../rig/did-fixtures.ts';
 import { startTestApp, type TestApp } from '../rig/test-app.ts';
 
@@ -24,6 +25,8 @@ export interface CredentialWorld {
   publishTampered(credential: Record<string, unknown>, change: Record<string, unknown>): Promise<Published>;
   /** Any JSON stored as is (an envelope with a broken part, a document that is not a credential). */
   store(document: Record<string, unknown>): Promise<Published>;
+  /** A render template created through the API (stored in the storage service): its URL and digest. */
+  publishTemplate(html: string): Promise<{ storageUrl: string; digestMultibase: string }>;
   close(): Promise<void>;
 }
 
@@ -35,7 +38,7 @@ export interface CredentialWorld {
 export const startCredentialWorld = async (): Promise<CredentialWorld> => {
   const app = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true', VERIFY_RATE_LIMIT_PER_MINUTE: '10000' }, fetch: { allowPrivate: true } });
   const vc = await useVcServiceAsSystemVc(app);
-  const storage = await startStorage('local');
+  const storage = await startStorage('local', TEMPLATE_STORAGE_ENV);
   const { did } = (await vc.agent('didManagerCreate', { alias: 'issuer.example.com' })).body as { did: string };
   const adapter: StorageAdapter = createStorageAdapter(
     { baseUrl: storage.url, apiKey: STORAGE_KEY, apiVersion: '4.0', publicBucket: 'documents', privateBucket: 'files' },
@@ -70,6 +73,7 @@ export const startCredentialWorld = async (): Promise<CredentialWorld> => {
       return adapter.storeJson({ ...enveloped, id: `data:application/vc+jwt,${header}.${forged}.${signature}` }, { encrypt: false });
     },
     store: (document) => adapter.storeJson(document, { encrypt: false }),
+    publishTemplate: (html) => publishTemplate(app, storage.url, html),
     close: async () => {
       await storage.close();
       await vc.stop();

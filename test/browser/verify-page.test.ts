@@ -89,7 +89,19 @@ describe('the verify page, happy path', () => {
     expect(Object.keys(await summaryOf(page))).toEqual(['Type', 'Issuer']);
     expect(await page.locator('#json').isVisible()).toBe(true);
     expect(await page.locator('#show-rendered').isVisible()).toBe(false);
-    expect(await page.locator('#render-note').innerText()).toMatch(/published at a separate address/);
+    expect(await page.locator('#render-note').innerText()).toMatch(/published elsewhere/);
+  });
+
+  it('a template named by URL that this service published is fetched from /verify/template and rendered', async () => {
+    const template = await world.publishTemplate('<h1 id="card-title">{{credentialSubject.name}}</h1><script>alert(1)</script>');
+    const renderMethod = { type: 'RenderTemplate2024', mediaType: 'text/html', url: template.storageUrl, digestMultibase: template.digestMultibase };
+    const published = await world.publish(world.credential({ renderMethod }));
+    const { page, watch } = await open(pageUrl(world, { uri: published.uri }));
+    expect(await resultOf(page)).toBe('Verified');
+    expect(await page.frameLocator('#rendered').locator('#card-title').innerText()).toBe('Widget');
+    expect(await page.locator('#render-note').isVisible()).toBe(false);
+    await screenshot(page, 'verified-published-template');
+    expect(watch.hits).toEqual([]);
   });
 
   it('legacy q={"payload":…} links work, direct parameters win over q, and decryptionKey wins over key', async () => {

@@ -2,7 +2,7 @@
 // when the credential is encrypted (kept in this module's memory only), and shows the result.
 import { failureMessage, notVerifiedReason } from './messages.js';
 import { addressWithoutKey, readRequest } from './params.js';
-import { frameDocument, pickTemplate } from './render.js';
+import { fetchLinkedTemplate, frameDocument, pickTemplate } from './render.js';
 import { summaryRows } from './summary.js';
 
 const VERIFY_API = '/api/v1/credentials/verify';
@@ -76,8 +76,10 @@ const fillWarnings = (warnings) => {
   list.hidden = list.childElementCount === 0;
 };
 
-const showResult = (result) => {
+const showResult = async (result) => {
   const decoded = result.decodedCredential && typeof result.decodedCredential === 'object' ? result.decodedCredential : undefined;
+  const picked = pickTemplate(decoded);
+  const template = picked.template ?? (picked.linked ? await fetchLinkedTemplate(picked.linked) : undefined);
   shown = result.credential ?? decoded;
   hideAll();
   const section = $('result');
@@ -91,7 +93,6 @@ const showResult = (result) => {
   fillSummary(decoded);
   $('json').textContent = JSON.stringify(decoded ?? result.credential ?? null, null, 2);
 
-  const { template, linked } = pickTemplate(decoded);
   const note = $('render-note');
   $('show-rendered').hidden = template === undefined;
   if (template !== undefined) {
@@ -100,8 +101,8 @@ const showResult = (result) => {
     setView('rendered');
   } else {
     $('rendered').removeAttribute('srcdoc');
-    note.textContent = linked
-      ? 'This credential’s template is published at a separate address; this page renders only templates carried inside the credential, so its data is shown instead.'
+    note.textContent = picked.linked
+      ? 'This credential’s template is published elsewhere; this page renders only templates carried in the credential or published by this service, so its data is shown instead.'
       : 'This credential has no template of its own, so its data is shown.';
     note.hidden = false;
     setView('json');

@@ -1,4 +1,4 @@
-// Renders a credential with the inline template of its render method: placeholders are filled with
+// Renders a credential with the template of its render method (carried inline, or published by this service): placeholders are filled with
 // HTML-escaped values, the result is sanitised again here (whoever made the template), and it is shown
 // in a sandboxed frame (no scripts, no same origin) whose own policy allows styles and images only.
 import DOMPurify from './purify.es.mjs';
@@ -26,17 +26,31 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+const isHtml = (method) => method.mediaType === undefined || method.mediaType === 'text/html';
+
 /**
- * `{ template }` for the first HTML render method with an inline template, else `{ linked }` saying
- * whether the credential names a template by URL only (this page renders inline templates only).
+ * What to render a credential with: `{ template }` for the first HTML render method carrying its template
+ * inline, else `{ linked: { url, digestMultibase? } }` for the first one naming its template by URL (the
+ * page asks this service for it: only templates published here are served), else `{}`.
  */
 export const pickTemplate = (credential) => {
-  const methods = [credential?.renderMethod].flat().filter((m) => m && typeof m === 'object');
-  const inline = methods.find(
-    (m) => TEMPLATE_TYPES.includes(m.type) && typeof m.template === 'string' && (m.mediaType === undefined || m.mediaType === 'text/html'),
-  );
+  const methods = [credential?.renderMethod].flat().filter((m) => m && typeof m === 'object' && TEMPLATE_TYPES.includes(m.type) && isHtml(m));
+  const inline = methods.find((m) => typeof m.template === 'string');
   if (inline) return { template: inline.template };
-  return { linked: methods.some((m) => typeof m.url === 'string' || typeof m.id === 'string') };
+  const linked = methods.find((m) => typeof m.url === 'string' && /^https?:\/\//i.test(m.url));
+  if (linked) return { linked: { url: linked.url, ...(typeof linked.digestMultibase === 'string' ? { digestMultibase: linked.digestMultibase } : {}) } };
+  return {};
+};
+
+/** The HTML of a linked template published by this service, or undefined when it cannot be had. */
+export const fetchLinkedTemplate = async ({ url, digestMultibase }) => {
+  const query = new URLSearchParams({ url, ...(digestMultibase ? { digestMultibase } : {}) });
+  try {
+    const response = await fetch(`/verify/template?${query}`, { credentials: 'omit', referrerPolicy: 'no-referrer' });
+    return response.ok ? await response.text() : undefined;
+  } catch {
+    return undefined;
+  }
 };
 
 /** The value at `a.b[0].c` in the data, or undefined. */
