@@ -22,9 +22,12 @@ export const launchBrowser = async (executablePath = CHROMIUM_PATH): Promise<Bro
   return chromium.launch({ executablePath, headless: true, args });
 };
 
-/** A fresh context (own cookies and storage) with downloads accepted. */
-export const newContext = (browser: Browser, viewport = { width: 1024, height: 900 }): Promise<BrowserContext> =>
-  browser.newContext({ viewport, acceptDownloads: true });
+/** A fresh context (own cookies and storage) with downloads accepted; waits give up after 10 s. */
+export const newContext = async (browser: Browser, viewport = { width: 1024, height: 900 }): Promise<BrowserContext> => {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  context.setDefaultTimeout(10_000);
+  return context;
+};
 
 export const screenshot = async (page: Page, name: string) => {
   await mkdir(ARTIFACTS_DIR, { recursive: true });

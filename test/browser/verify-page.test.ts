@@ -185,6 +185,7 @@ describe('the verify page, credentials that must not pass', () => {
     expect(await page.locator('#result').getAttribute('data-verified')).toBe('false');
     expect(await page.locator('#result-reason').innerText()).toMatch(/altered or its signature is not valid/);
     expect(await page.locator('#status').innerText()).toBe('The credential is NOT verified.');
+    for (const { text, ratio } of await contrastRatios(page, '#status, #result h2, #result p, #result dt, #result dd')) expect(ratio, text).toBeGreaterThanOrEqual(4.5);
     await screenshot(page, 'tampered');
   });
 
