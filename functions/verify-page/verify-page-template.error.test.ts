@@ -3,7 +3,7 @@ import { renderTemplates } from '../../db/schema/index.ts';
 import { startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
 import { freePort } from '../../test/rig/postgres-server.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
-import { publishTemplate, TEMPLATE_STORAGE_ENV } from './templates.test-setup.ts';
+import { publishTemplate, TEMPLATE_STORAGE_ENV } from '../../test/rig/template-fixtures.ts';
 
 let t: TestApp;
 let storage: StorageHarness;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
-import { publishTemplate, TEMPLATE_STORAGE_ENV } from './templates.test-setup.ts';
+import { publishTemplate, TEMPLATE_STORAGE_ENV } from '../../test/rig/template-fixtures.ts';
 
 let t: TestApp;
 let storage: StorageHarness;

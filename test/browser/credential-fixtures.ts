@@ -2,7 +2,7 @@ import { createStorageAdapter, type StorageAdapter } from '../../core/adapters/s
 import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
 import { startStorage, API_KEY as STORAGE_KEY, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
 import { jwsOf, type VcService } from '../../vc-service/test/vc-harness.ts';
-import { publishTemplate, TEMPLATE_STORAGE_ENV } from '../../functions/verify-page/templates.test-setup.ts';
+import { publishTemplate, TEMPLATE_STORAGE_ENV } from '../rig/template-fixtures.ts';
 import { useVcServiceAsSystemVc } from '../rig/did-fixtures.ts';
 import { startTestApp, type TestApp } from '../rig/test-app.ts';
 

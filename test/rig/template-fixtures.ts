@@ -1,5 +1,5 @@
 import { API_KEY } from '../../storage-service/test/storage-harness.ts';
-import type { TestApp } from '../../test/rig/test-app.ts';
+import type { TestApp } from './test-app.ts';
 
 /** The DPP 0.7.0 core data model (seeded). */
 export const DPP_070 = 'ca3frzta22f7lblxntvw6ukuh';
