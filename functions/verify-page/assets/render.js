@@ -1,6 +1,7 @@
-// Renders a credential with the template of its render method (carried inline, or published by this service): placeholders are filled with
-// HTML-escaped values, the result is sanitised again here (whoever made the template), and it is shown
-// in a sandboxed frame (no scripts, no same origin) whose own policy allows styles and images only.
+// Renders a credential with the template of its render method (carried inline, or published by this
+// service): placeholders are filled with HTML-escaped values, the result is sanitised again here (whoever
+// made the template), and it is shown in a sandboxed frame (no scripts, no same origin) whose own policy
+// allows styles and images only.
 import DOMPurify from './purify.es.mjs';
 
 const TEMPLATE_TYPES = ['RenderTemplate2024', 'WebRenderingTemplate2022'];
