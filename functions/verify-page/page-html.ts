@@ -41,7 +41,7 @@ export const PAGE_HTML = `<!doctype html>
       <form id="key-form" novalidate autocomplete="off">
         <label for="key-input">Decryption key</label>
         <input id="key-input" name="decryption-key" type="password" autocomplete="off" spellcheck="false" aria-describedby="key-help key-error" required>
-        <p id="key-error" class="field-error" hidden></p>
+        <p id="key-error" class="field-error" role="alert" hidden></p>
         <button type="submit">Decrypt and verify</button>
       </form>
     </section>

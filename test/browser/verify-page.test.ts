@@ -164,6 +164,7 @@ describe('the verify page, encrypted credentials', () => {
     await wrong.page.locator('#key-error:not([hidden])').waitFor();
     const wrongMessage = await wrong.page.locator('#key-error').innerText();
     expect(wrongMessage).toMatch(/That key does not open this credential/);
+    expect(await wrong.page.locator('#key-error').getAttribute('role')).toBe('alert');
     expect(await wrong.page.getByLabel('Decryption key').isVisible()).toBe(true);
     await screenshot(wrong.page, 'wrong-key');
 
@@ -173,6 +174,8 @@ describe('the verify page, encrypted credentials', () => {
     expect(brokenMessage).toMatch(/damaged: its encrypted envelope is incomplete or malformed/);
     expect(brokenMessage).not.toBe(wrongMessage);
     expect(await broken.page.locator('#key-prompt').isVisible()).toBe(false);
+    // The form to try again holds the link; the key is not kept anywhere.
+    expect(await broken.page.getByLabel('Credential link (URL)').inputValue()).toBe(corrupt.uri);
     await screenshot(broken.page, 'corrupt-envelope');
   });
 });
@@ -204,6 +207,7 @@ describe('the verify page, credentials that must not pass', () => {
     await field.fill('ftp://nope');
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     expect(await page.locator('#lookup-error').innerText()).toMatch(/starting with https:\/\//);
+    await screenshot(page, 'lookup-form');
     await field.fill(published.uri);
     await page.keyboard.press('Enter');
     expect(await resultOf(page)).toBe('Verified');

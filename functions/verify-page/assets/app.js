@@ -34,14 +34,16 @@ const askForKey = (request, problem) => {
   pending = request;
   hideAll();
   $('key-prompt').hidden = false;
+  // A problem with the key is said once, under the field (an alert, so it is announced).
   showFieldError('key-input', 'key-error', problem);
-  setStatus(problem ?? 'This credential is encrypted: enter its decryption key to check it.', problem ? 'bad' : undefined);
+  setStatus(problem ? '' : 'This credential is encrypted: enter its decryption key to check it.');
   $('key-input').focus();
 };
 
-const showLookup = (problem) => {
+const showLookup = (problem, uri) => {
   hideAll();
   $('lookup').hidden = false;
+  if (uri) $('lookup-uri').value = uri;
   setStatus(problem ?? '', problem ? 'bad' : undefined);
 };
 
@@ -143,9 +145,8 @@ const verify = async (request) => {
   if (code === 'DECRYPTION_FAILED') return askForKey({ ...request, decryptionKey: undefined }, failureMessage({ status, code }));
   const message = failureMessage({ status, code, error: typeof body?.error === 'string' ? body.error : undefined, retryAfter: response?.headers.get('retry-after') });
   if (status === 400 && /^decryptionKey\b/.test(body?.error ?? '')) return askForKey({ ...request, decryptionKey: undefined }, message);
-  if (status === 400) return showLookup(message);
-  hideAll();
-  setStatus(message, 'bad');
+  // Any other failure: say why, and offer the form (holding the link) to check again or another one.
+  showLookup(message, request.uri);
 };
 
 const onKeySubmit = (event) => {
