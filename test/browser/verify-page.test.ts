@@ -224,6 +224,18 @@ describe('the verify page, script injection', () => {
     await expect.poll(() => watch.hits.length).toBe(2);
   });
 
+  it('the page’s policy reaches the browser: inline script and handlers written into the page itself do not run', async () => {
+    const { page, watch } = await open(pageUrl(world, {}));
+    await page.evaluate((marker) => {
+      const script = document.createElement('script');
+      script.textContent = `console.log('${marker} inline')`;
+      document.body.append(script);
+      document.body.insertAdjacentHTML('beforeend', `<img src="data:," onerror="console.log('${marker} handler')"><img src="x" onerror="console.log('${marker} handler 2')">`);
+    }, XSS_MARKER);
+    await page.waitForTimeout(500);
+    expect(watch.hits).toEqual([]);
+  });
+
   it(`${FIELD_PAYLOADS.length} payloads in credential fields run nowhere and show as text`, async () => {
     const subject = Object.fromEntries(FIELD_PAYLOADS.map((p, i) => [`p${i}`, p]));
     const credential = world.credential({
