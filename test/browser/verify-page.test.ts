@@ -11,8 +11,7 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  world = await startCredentialWorld();
+  [browser, world] = await Promise.all([launchBrowser(), startCredentialWorld()]);
 });
 afterEach(async () => {
   for (const context of contexts.splice(0)) await context.close();

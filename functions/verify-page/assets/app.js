@@ -9,7 +9,7 @@ const VERIFY_API = '/api/v1/credentials/verify';
 const HEX_KEY = /^[0-9a-fA-F]{64}$/;
 const $ = (id) => document.getElementById(id);
 
-/** The credential last shown (for the download button) and the request last sent (for a retry with a key). */
+/** The credential last shown (for the download button) and the request last sent, without its key (for a retry with one). */
 let shown;
 let pending;
 
@@ -30,8 +30,7 @@ const showFieldError = (inputId, errorId, message) => {
   $(inputId).setAttribute('aria-invalid', message ? 'true' : 'false');
 };
 
-const askForKey = (request, problem) => {
-  pending = request;
+const askForKey = (problem) => {
   hideAll();
   $('key-prompt').hidden = false;
   // A problem with the key is said once, under the field (an alert, so it is announced).
@@ -116,7 +115,8 @@ const showResult = async (result) => {
 const bodyOf = (request) => Object.fromEntries(Object.entries(request).filter(([, v]) => v !== undefined));
 
 const verify = async (request) => {
-  pending = request;
+  // The key lives only in this call's `request`: nothing outlives the request that used it.
+  pending = { ...request, decryptionKey: undefined };
   hideAll();
   setStatus('Checking the credential…');
   $('main').setAttribute('aria-busy', 'true');
@@ -141,10 +141,10 @@ const verify = async (request) => {
 
   const status = response?.status ?? 0;
   const code = typeof body?.code === 'string' ? body.code : undefined;
-  if (code === 'DECRYPTION_REQUIRED') return askForKey({ ...request, decryptionKey: undefined });
-  if (code === 'DECRYPTION_FAILED') return askForKey({ ...request, decryptionKey: undefined }, failureMessage({ status, code }));
+  if (code === 'DECRYPTION_REQUIRED') return askForKey();
+  if (code === 'DECRYPTION_FAILED') return askForKey(failureMessage({ status, code }));
   const message = failureMessage({ status, code, error: typeof body?.error === 'string' ? body.error : undefined, retryAfter: response?.headers.get('retry-after') });
-  if (status === 400 && /^decryptionKey\b/.test(body?.error ?? '')) return askForKey({ ...request, decryptionKey: undefined }, message);
+  if (status === 400 && /^decryptionKey\b/.test(body?.error ?? '')) return askForKey(message);
   // Any other failure: say why, and offer the form (holding the link) to check again or another one.
   showLookup(message, request.uri);
 };
