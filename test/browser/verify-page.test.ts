@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot, watchForScripts, XSS_MARKER } from './browser-rig.ts';
 import { pageUrl, startCredentialWorld, type CredentialWorld } from './credential-fixtures.ts';
 import { contrastRatios, storedTraces } from './page-checks.ts';
@@ -10,8 +10,18 @@ let world: CredentialWorld;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
+let setupFailure: unknown;
+
 beforeAll(async () => {
-  [browser, world] = await Promise.all([launchBrowser(), startCredentialWorld()]);
+  // Started together; whatever did start is kept so that afterAll stops it when the other failed.
+  const [launched, started] = await Promise.allSettled([launchBrowser(), startCredentialWorld()]);
+  if (launched.status === 'fulfilled') browser = launched.value;
+  if (started.status === 'fulfilled') world = started.value;
+  setupFailure = [launched, started].find((outcome) => outcome.status === 'rejected')?.reason;
+});
+// Every test fails with the reason (no Chromium, a service that did not start): none is reported as skipped.
+beforeEach(() => {
+  if (setupFailure) throw setupFailure;
 });
 afterEach(async () => {
   for (const context of contexts.splice(0)) await context.close();
