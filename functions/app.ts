@@ -17,6 +17,7 @@ import { cvcApp } from './cvc/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
+import { verifyPageApp } from './verify-page/index.ts';
 import { credentialVerificationApp } from './credential-verification/index.ts';
 import { credentialsApp } from './credentials/index.ts';
 import { libraryApp } from './library/index.ts';
@@ -54,6 +55,7 @@ export const buildApp = (provideServices: ServicesProvider) => {
   applyPlatform(app, provideServices, API_PREFIX, { publicPaths: isPublicApiPath });
   app.route('/api/health', healthApp);
   app.route('/auth', authApp);
+  app.route('/verify', verifyPageApp);
   for (const [path, group] of Object.entries(apiGroups)) app.route(`${API_PREFIX}${path}`, group);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);

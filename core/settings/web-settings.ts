@@ -64,13 +64,13 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
     documents: readDocumentSettings(env, warn),
+    issuance: readIssuanceSettings(env, warn),
+    idempotencyStaleClaimMinutes: readIdempotencyStaleClaimMinutes(env),
     verifyBounds: {
       ratePerMinute: readInteger(env, 'VERIFY_RATE_LIMIT_PER_MINUTE', 60, { min: 1, max: 1_000_000 }),
       maxConcurrency: readInteger(env, 'VERIFY_MAX_CONCURRENCY', 16, { min: 1, max: 10_000 }),
     },
     library: readLibrarySettings(env),
-    issuance: readIssuanceSettings(env, warn),
-    idempotencyStaleClaimMinutes: readIdempotencyStaleClaimMinutes(env),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',

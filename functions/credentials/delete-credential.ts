@@ -4,7 +4,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requestDeps } from '../platform/request-deps.ts';
-import { CredentialIdParam } from './schemas.ts';
+import { credentialIdOf, CredentialIdParam } from './schemas.ts';
 
 export const deleteCredentialRoute = createRoute({
   method: 'delete',
@@ -22,6 +22,7 @@ export const deleteCredentialRoute = createRoute({
 
 export const registerDeleteCredential = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(deleteCredentialRoute, async (c) => {
-    await deleteIssuedCredential(requestDeps(c), c.get('principal').tenantId, c.req.valid('param').id);
+    const id = credentialIdOf(c.req.valid('param'));
+    await deleteIssuedCredential(requestDeps(c), c.get('principal').tenantId, id);
     return c.body(null, 204);
   });

@@ -4,7 +4,7 @@ import { notFound } from '../../core/errors.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { CredentialIdParam, CredentialSchema, toCredentialResponse } from './schemas.ts';
+import { credentialIdOf, CredentialIdParam, CredentialSchema, toCredentialResponse } from './schemas.ts';
 
 export const getCredentialRoute = createRoute({
   method: 'get',
@@ -22,8 +22,9 @@ export const getCredentialRoute = createRoute({
 
 export const registerGetCredential = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(getCredentialRoute, async (c) => {
+    const id = credentialIdOf(c.req.valid('param'));
     const { db, secretBox } = c.get('services');
-    const row = await findCredential(db, c.get('principal').tenantId, c.req.valid('param').id);
+    const row = await findCredential(db, c.get('principal').tenantId, id);
     if (!row) throw notFound('Credential');
     const key = row.credential.wrappedDecryptionKey ? await secretBox.decrypt(row.credential.wrappedDecryptionKey) : null;
     c.header('cache-control', 'no-store');

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { CredentialRecord, StatusEntryRow } from '../../core/credentials/credential-repository.ts';
+import { notFound } from '../../core/errors.ts';
 import { booleanFilter } from '../platform/filters.ts';
-import { text } from '../platform/fields.ts';
 import { pageQuerySchema } from '../platform/pagination.ts';
 
 const instant = () => z.string().openapi({ format: 'date-time' });
@@ -83,8 +83,19 @@ export const CredentialListQuery = z.object({
 });
 
 export const CredentialIdParam = z.object({
-  id: text('id').openapi({ param: { name: 'id', in: 'path' }, example: 'ckv9x2l0k0000qzrm8d1b2c3d' }),
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'ckv9x2l0k0000qzrm8d1b2c3d' }),
 });
+
+/**
+ * Credential ids are made by `db/ids.ts` (a letter, then 23 letters or digits). Anything else names no
+ * credential: it is the 404 of a missing one, before anything else is looked at, so the sibling path
+ * segments `verify` and `batches` can never reach these routes' handlers.
+ */
+const CREDENTIAL_ID = /^[a-z][a-z0-9]{23}$/;
+export const credentialIdOf = (param: { id: string }): string => {
+  if (!CREDENTIAL_ID.test(param.id)) throw notFound('Credential');
+  return param.id;
+};
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,3 +1,4 @@
+import { createDecipheriv } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { serviceInstances } from '../../db/schema/index.ts';
 import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
@@ -100,3 +101,22 @@ export const issueBody = (type: string, version: string, payload: Record<string,
   credentialPayload: payload,
   ...extra,
 });
+
+/** The stored copy at `uri`: decrypted with `key` when it is an encrypted envelope (the storage service's AES-256-GCM). */
+export const openStoredCopy = async (uri: string, key: string | null): Promise<Record<string, unknown>> => {
+  const res = await fetch(uri);
+  if (!res.ok) throw new Error(`stored copy: ${res.status}`);
+  const body = (await res.json()) as Record<string, unknown>;
+  if (key === null) return body;
+  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(key, 'hex'), Buffer.from(body.iv as string, 'base64'), { authTagLength: 16 });
+  decipher.setAuthTag(Buffer.from(body.tag as string, 'base64'));
+  const plain = Buffer.concat([decipher.update(Buffer.from(body.cipherText as string, 'base64')), decipher.final()]).toString('utf8');
+  return JSON.parse(plain) as Record<string, unknown>;
+};
+
+/** The credential inside an enveloped VC-JOSE credential (`data:application/vc+jwt,<JWS>`). */
+export const decodeEnveloped = (enveloped: Record<string, unknown>): Record<string, unknown> => {
+  const id = enveloped.id as string;
+  const jws = id.slice(id.indexOf(',') + 1);
+  return JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+};
