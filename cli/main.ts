@@ -2,16 +2,21 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
+import { readLogSettings } from '../core/logging/log-settings.ts';
+import { createLogger } from '../core/logging/logger.ts';
 import { connectNodeDeps, type NodeDeps } from '../core/node-deps.ts';
 import { readCliSettings } from '../core/settings/cli-settings.ts';
 import type { EnvSource } from '../core/settings/env-readers.ts';
 import { ConfigError } from '../core/errors.ts';
-import { EXIT, type CliCommand, type CliContext } from './command.ts';
+import { refuseDashValues } from './batch-item-arguments.ts';
+import { EXIT, EXIT_CODES_HELP, UsageError, type CliCommand, type CliContext } from './command.ts';
 import { checkSettings } from './commands/check-settings.ts';
+import { inspectItemCommand } from './commands/inspect-item.ts';
+import { listUnknownItemsCommand } from './commands/list-unknown-items.ts';
+import { resolveItemCommand } from './commands/resolve-item.ts';
 
 /** Every operator command, one module each in cli/commands/. */
-export const COMMANDS: readonly CliCommand[] = [checkSettings];
+export const COMMANDS: readonly CliCommand[] = [checkSettings, listUnknownItemsCommand, inspectItemCommand, resolveItemCommand];
 
 export interface CliIo {
   out(text: string): void;
@@ -26,8 +31,10 @@ export const runCli = async (argv: string[], env: EnvSource, io: CliIo = process
   const context: CliContext = {
     env,
     print: (line) => io.out(`${line}\n`),
+    note: (line) => io.err(`${line}\n`),
     deps: async () => {
-      const logger = createLogger(parseLogLevel(env.LOG_LEVEL), (line) => io.err(`${line}\n`));
+      const log = readLogSettings(env);
+      const logger = createLogger(log.level, (line) => io.err(`${line}\n`), { redact: log.redact });
       connection ??= connectNodeDeps(env, readCliSettings(env, (m) => logger.warn(m)), { logger, poolMax: 2 });
       return connection.deps;
     },
@@ -36,12 +43,15 @@ export const runCli = async (argv: string[], env: EnvSource, io: CliIo = process
   const program = new Command('css-operator')
     .description('Operator commands of the Credential Support Service (settings as for the web process and worker)')
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err });
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .addHelpText('after', EXIT_CODES_HELP);
   for (const definition of COMMANDS) {
-    const command = program.command(definition.name).description(definition.summary);
+    const command = program.command(definition.name).description(definition.summary).exitOverride();
     definition.configure?.(command);
     command.action(async (...received: unknown[]) => {
       const options = received.at(-2) as Record<string, unknown>;
+      const valueOptions = command.options.filter((o) => o.required || o.optional).map((o) => o.long ?? '');
+      refuseDashValues(argv.slice(argv.indexOf(definition.name) + 1), valueOptions);
       code = await definition.run(context, command.args, options);
     });
   }
@@ -50,6 +60,10 @@ export const runCli = async (argv: string[], env: EnvSource, io: CliIo = process
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof UsageError) {
+      io.err(`css-operator: ${error.message}\n`);
+      return EXIT.usage;
+    }
     const detail = error instanceof ConfigError ? ` [${error.code}]` : '';
     io.err(`css-operator: ${error instanceof Error ? error.message : String(error)}${detail}\n`);
     return EXIT.failed;

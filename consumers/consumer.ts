@@ -4,6 +4,7 @@ import type { JobQueue } from '../core/jobs/job-queue.ts';
 import { parseJobPayload, type JobPayload } from '../core/jobs/payloads.ts';
 import type { QueueName } from '../core/jobs/queues.ts';
 import type { WorkerSettings } from '../core/settings/worker-settings.ts';
+import type { JobsInFlight } from './jobs-in-flight.ts';
 
 /** The core deps plus the worker's producer side, for the jobs a consumer enqueues (continuations). */
 export type WorkerDeps = Deps<WorkerSettings> & { jobs: JobQueue };
@@ -41,19 +42,27 @@ export const defineConsumer = <Q extends QueueName>(consumer: Consumer<Q>): Cons
 export const consume = async <Q extends QueueName>(consumer: Consumer<Q>, deps: WorkerDeps, id: string, data: unknown): Promise<void> =>
   consumer.handle(deps, { id, payload: parseJobPayload(consumer.queue, data) });
 
-/** Subscribes each consumer to its queue, one job at a time per worker, `concurrency` workers per consumer. */
-export const registerConsumers = async (boss: PgBoss, deps: WorkerDeps, consumers: readonly Consumer[]): Promise<void> => {
+/** Subscribes each consumer to its queue, one job at a time per worker, `concurrency` workers per consumer; `inFlight` sees every job start and end. */
+export const registerConsumers = async (
+  boss: PgBoss,
+  deps: WorkerDeps,
+  consumers: readonly Consumer[],
+  inFlight?: JobsInFlight,
+): Promise<void> => {
   for (const consumer of consumers) {
     const localConcurrency = consumer.concurrency?.(deps.settings) ?? 1;
     const batchSize = consumer.batchSize?.(deps.settings) ?? 1;
     await boss.work(consumer.queue, { batchSize, localConcurrency, burstWhenBatchFull: batchSize > 1 }, async (jobs) => {
       await Promise.all(
         jobs.map(async (job) => {
+          inFlight?.start(job.id);
           try {
             await consume(consumer, deps, job.id, job.data);
           } catch (error) {
             deps.logger.warn('Job failed', { queue: consumer.queue, jobId: job.id, error: String(error) });
             throw error;
+          } finally {
+            inFlight?.end(job.id);
           }
         }),
       );

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { readInteger, readText } from '../core/settings/env-readers.ts';
+import { readHeartbeatMaxAgeSeconds, readHeartbeatPath } from '../core/settings/worker-settings.ts';
 
 /**
  * Container healthcheck of the worker: unhealthy when the heartbeat file is missing, older than
@@ -20,10 +20,12 @@ export const checkHeartbeat = async (path: string, maxAgeSeconds: number, now = 
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const problem = await checkHeartbeat(
-    readText(process.env, 'WORKER_HEARTBEAT_PATH') ?? '/tmp/worker-heartbeat',
-    readInteger(process.env, 'WORKER_HEARTBEAT_MAX_AGE_SECONDS', 30, { min: 1 }),
-  );
+  let problem: string | undefined;
+  try {
+    problem = await checkHeartbeat(readHeartbeatPath(process.env), readHeartbeatMaxAgeSeconds(process.env));
+  } catch (error) {
+    problem = (error as Error).message;
+  }
   if (problem) console.error(`unhealthy: ${problem}`);
   process.exit(problem ? 1 : 0);
 }

@@ -1,33 +1,61 @@
-import { PgBoss, type WipData } from 'pg-boss';
-import { ConfigError } from '../core/errors.ts';
-import { createLogger, parseLogLevel, type Logger } from '../core/logging/logger.ts';
+import { PgBoss } from 'pg-boss';
+import { readLogSettings } from '../core/logging/log-settings.ts';
+import { createLogger, type Logger } from '../core/logging/logger.ts';
 import { readDatabaseUrl } from '../core/settings/database-url.ts';
 import { createJobQueue, ensureQueues } from '../core/jobs/job-queue.ts';
 import { queueDefinitions } from '../core/jobs/queues.ts';
 import { connectNodeDeps } from '../core/node-deps.ts';
-import { readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
+import { readWorkerServiceName, readWorkerSettings, type WorkerSettings } from '../core/settings/worker-settings.ts';
 import { startUpDatabase } from '../core/start-up/prepare-database.ts';
+import { expireBatchesConsumer } from './jobs/expire-batches.ts';
+import { issueBatchConsumer } from './jobs/issue-batch.ts';
+import { reconcileBatchesConsumer } from './jobs/reconcile-batches.ts';
 import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts';
+import { bootFailureLines } from './boot-failure.ts';
+import { assertHeartbeatWritable, isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
+import { JobsInFlight } from './jobs-in-flight.ts';
 import { libraryReconcilePendingRuns } from './jobs/library-reconcile-pending-runs.ts';
 import { libraryVerifyGeneration } from './jobs/library-verify-generation.ts';
-import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
+import { stopOnSignals } from './worker-shutdown.ts';
 
-const HEARTBEAT_EVERY_MS = 10_000;
-const DRAIN_MS = 30_000;
-const SHUTDOWN_LIMIT_MS = 45_000;
+/**
+ * The spec's shutdown and health timings. Tests shorten them through this internal option
+ * (never a setting): see test/rig/worker-program.ts.
+ */
+export interface WorkerTimings {
+  /** How often the queue connection is probed and the heartbeat written. */
+  heartbeatEveryMs: number;
+  /** A consumer that polled its queue within this is alive (the heartbeat is written). */
+  fetchWindowMs: number;
+  /** How long a running job gets to finish after a stop signal. */
+  drainMs: number;
+  /** The whole shutdown must end within this, else the worker exits non-zero. */
+  shutdownLimitMs: number;
+}
+export const WORKER_TIMINGS: WorkerTimings = { heartbeatEveryMs: 10_000, fetchWindowMs: 30_000, drainMs: 30_000, shutdownLimitMs: 45_000 };
 
 /**
  * Every queue consumer the worker runs: one module per queue in consumers/jobs/, added here.
  * Queues whose work is not built yet have no consumer; their jobs wait in the queue.
  */
-export const CONSUMERS: readonly Consumer[] = [libraryVerifyGeneration, libraryReconcilePendingRuns] as readonly Consumer[];
+export const CONSUMERS: readonly Consumer[] = [
+  issueBatchConsumer,
+  reconcileBatchesConsumer,
+  expireBatchesConsumer,
+  libraryVerifyGeneration,
+  libraryReconcilePendingRuns,
+] as readonly Consumer[];
 
 /** PostgreSQL's admin_shutdown / crash_shutdown / cannot_connect_now: the server is going away, not a fault of ours. */
 const isDatabaseShutdown = (error: unknown): boolean => ['57P01', '57P02', '57P03'].includes((error as { code?: string })?.code ?? '');
 
 export interface RunningWorker {
   boss: PgBoss;
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs and gives the running ones `drainMs` to finish. `drained`: everything closed.
+   * `abandoned`: a job is still running; it stays claimed until its expiry, then pg-boss retries it.
+   */
+  stop(): Promise<'drained' | 'abandoned'>;
 }
 
 /**
@@ -38,8 +66,10 @@ export const startWorker = async (
   env: NodeJS.ProcessEnv,
   logger: Logger,
   consumers: readonly Consumer[] = CONSUMERS,
+  timings: WorkerTimings = WORKER_TIMINGS,
 ): Promise<RunningWorker> => {
   const settings: WorkerSettings = readWorkerSettings(env, (m) => logger.warn(m));
+  assertHeartbeatWritable(settings.heartbeatPath);
   const databaseUrl = readDatabaseUrl(env);
   await startUpDatabase(env, databaseUrl, settings.dataEncryptionKey);
   const connection = connectNodeDeps(env, settings, { databaseUrl, logger, poolMax: 4 });
@@ -51,17 +81,15 @@ export const startWorker = async (
     else if (isDatabaseShutdown(error)) logger.warn('Queue connection closed by the database (shutdown or restart)', { error: String(error) });
     else logger.error('Queue error', { error: String(error) });
   });
-  let activity: ConsumerActivity | undefined;
-  boss.on('wip', (workers: WipData[]) => {
-    if (workers.length === 0) return;
-    const newest = (values: (number | null)[]) => Math.max(0, ...values.map((v) => v ?? 0)) || null;
-    activity = {
-      lastFetchedOn: newest(workers.map((w) => w.lastFetchedOn)),
-      jobStartedOn: newest(
-        workers.map((w) => (w.lastJobStartedOn && (w.lastJobEndedOn ?? 0) < w.lastJobStartedOn ? w.lastJobStartedOn : null)),
-      ),
-    };
-  });
+  const inFlight = new JobsInFlight();
+  // Read at each probe: pg-boss stamps a worker's lastFetchedOn on every poll, also an empty one
+  // (its `wip` event fires only when jobs arrive, so an idle worker would look dead).
+  const activity = (): ConsumerActivity | undefined => {
+    const workers = boss.getWipData();
+    if (workers.length === 0 && inFlight.count === 0) return undefined;
+    // A worker that has not polled yet was just created: its creation stands in for its first fetch.
+    return { lastFetchedOn: Math.max(0, ...workers.map((w) => w.lastFetchedOn ?? w.createdOn)) || null, jobStartedOn: inFlight.newestStart };
+  };
   await boss.start();
   await ensureQueues(boss, queueDefinitions(settings), true);
   const jobs = createJobQueue(databaseUrl, logger);
@@ -69,15 +97,16 @@ export const startWorker = async (
   const beat = async () => {
     try {
       await boss.getQueues();
-      if (isWorkerAlive(activity, settings.jobTimeoutSeconds)) await writeHeartbeat(settings.heartbeatPath);
+      if (isWorkerAlive(activity(), settings.jobTimeoutSeconds, Date.now(), timings.fetchWindowMs)) await writeHeartbeat(settings.heartbeatPath);
+      else logger.warn('No consumer fetched or is inside a job within its time; heartbeat not written');
     } catch (error) {
       logger.warn('Queue probe failed; heartbeat not written', { error: String(error) });
     }
   };
-  await registerConsumers(boss, { ...connection.deps, jobs }, consumers);
+  await registerConsumers(boss, { ...connection.deps, jobs }, consumers, inFlight);
   await scheduleSweeps(boss, settings, consumers);
   await beat();
-  const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
+  const timer = setInterval(beat, timings.heartbeatEveryMs);
   logger.info('Worker started', { queues: queueDefinitions(settings).map((q) => q.name), consumers: consumers.map((c) => c.queue) });
 
   return {
@@ -85,42 +114,45 @@ export const startWorker = async (
     stop: async () => {
       stopping = true;
       clearInterval(timer);
-      await boss.stop({ graceful: true, timeout: DRAIN_MS });
+      // Stop fetching first; the jobs already running keep going.
+      await Promise.all(consumers.map((c) => boss.offWork(c.queue, { wait: false })));
+      if (!(await inFlight.whenIdle(timings.drainMs))) {
+        // Not boss.stop(): it would fail the job at once. Left claimed, it expires after
+        // WORKER_JOB_TIMEOUT_SECONDS and is retried after the queue's backoff.
+        logger.warn('A running job did not finish within the drain time; it stays claimed until its expiry', {
+          jobs: inFlight.count,
+          drainMs: timings.drainMs,
+        });
+        return 'abandoned';
+      }
+      await boss.stop({ graceful: true, timeout: 1000 });
       await jobs.close();
       await connection.close();
+      return 'drained';
     },
   };
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const logger = createLogger(parseLogLevel(process.env.LOG_LEVEL));
+/**
+ * The worker program: reads LOG_LEVEL, LOG_REDACT_PATHS and OTEL_WORKER_SERVICE_NAME for its logger,
+ * boots (a failure prints the spec's boot line and exits 1), then stops on SIGTERM or SIGINT.
+ */
+export const runWorkerProcess = async (
+  env: NodeJS.ProcessEnv,
+  consumers: readonly Consumer[] = CONSUMERS,
+  timings: WorkerTimings = WORKER_TIMINGS,
+): Promise<void> => {
   let worker: RunningWorker;
+  let logger: Logger;
   try {
-    worker = await startWorker(process.env, logger);
+    const log = readLogSettings(env);
+    logger = createLogger(log.level, undefined, { base: { 'service.name': readWorkerServiceName(env) }, redact: log.redact });
+    worker = await startWorker(env, logger, consumers, timings);
   } catch (error) {
-    const code = error instanceof ConfigError ? error.code : 'BOOT_FAILED';
-    console.error(`Worker boot failed: ${error instanceof Error ? error.message : String(error)} [${code}]`);
-    for (let cause = (error as Error)?.cause; cause; cause = (cause as Error).cause) console.error(`  caused by: ${String(cause)}`);
+    for (const line of bootFailureLines(error)) console.error(line);
     process.exit(1);
   }
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) process.exit(1); // a second signal exits at once
-    stopping = true;
-    logger.info('Worker stopping', { signal });
-    const limit = setTimeout(() => {
-      logger.error('Worker shutdown exceeded 45 s');
-      process.exit(1);
-    }, SHUTDOWN_LIMIT_MS);
-    limit.unref();
-    try {
-      await worker.stop();
-      process.exit(0);
-    } catch (error) {
-      logger.error('Worker shutdown failed', { error: String(error) });
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-}
+  stopOnSignals(worker, logger, timings);
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) await runWorkerProcess(process.env);

@@ -30,8 +30,10 @@ export class ConfigError extends Error {
   constructor(
     message: string,
     readonly code = 'CONFIG_INVALID',
+    /** The underlying failure (a parser's error, a file system error): printed as the cause chain at boot. */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ConfigError';
   }
 }

@@ -18,6 +18,7 @@ import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
 import { verifyPageApp } from './verify-page/index.ts';
+import { credentialBatchesApp } from './credential-batches/index.ts';
 import { credentialVerificationApp } from './credential-verification/index.ts';
 import { credentialsApp } from './credentials/index.ts';
 import { libraryApp } from './library/index.ts';
@@ -44,6 +45,7 @@ const apiGroups = {
   '/render-templates': renderTemplatesApp,
   '/cvc': cvcApp,
   '/dids': didsApp,
+  '/credentials/batches': credentialBatchesApp,
   // After '/credentials/verify' and '/credentials/batches': their routes must answer before '/credentials/{id}'.
   '/credentials': credentialsApp,
   '/library': libraryApp,

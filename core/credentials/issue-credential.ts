@@ -1,3 +1,4 @@
+import type { Queryable } from '../../db/client.ts';
 import { adapterFailure } from '../adapters/adapter-failure.ts';
 import type { StoredDocument } from '../adapters/storage/storage-adapter.ts';
 import { vcAdapterFor } from '../dids/vc-instance.ts';
@@ -56,7 +57,11 @@ export const issueCredential = async (
   deps: IssuanceDeps,
   tenantId: string,
   request: IssuanceRequest,
-  options: { idempotencyClaimId?: string } = {},
+  options: {
+    idempotencyClaimId?: string;
+    /** Runs inside the transaction that writes the record: a caller (a batch item) settles its own row with it. */
+    onRecorded?: (tx: Queryable, credentialId: string) => Promise<void>;
+  } = {},
 ): Promise<IssueResult> => {
   const payload = request.credentialPayload;
   const dataModel = await resolveIssuanceDataModel(deps.db, tenantId, request.credentialType, request.version);
@@ -115,6 +120,7 @@ export const issueCredential = async (
         statusEntries: signed.statusEntries,
       });
       if (options.idempotencyClaimId) await attachClaimRecord(tx, options.idempotencyClaimId, id);
+      if (options.onRecorded) await options.onRecorded(tx, id);
       return id;
     });
   } catch (error) {

@@ -1,3 +1,5 @@
+import { redactPaths, type RedactPath } from './redact-paths.ts';
+
 /** JSON-lines logger with secret masking: nothing named like a secret ever reaches a log line. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -20,10 +22,22 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-export const createLogger = (level: LogLevel = 'info', write: (line: string) => void = (l) => console.log(l)): Logger => {
+export interface LoggerOptions {
+  /** Fields of every line (the worker's `service.name`). */
+  base?: Record<string, unknown>;
+  /** LOG_REDACT_PATHS: fields replaced by `[Redacted]` (core/logging/redact-paths.ts). */
+  redact?: readonly RedactPath[];
+}
+
+export const createLogger = (
+  level: LogLevel = 'info',
+  write: (line: string) => void = (l) => console.log(l),
+  options: LoggerOptions = {},
+): Logger => {
   const emit = (at: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...(maskSecrets(fields) as object) }));
+    const masked = redactPaths(maskSecrets(fields), options.redact ?? []) as object;
+    write(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...options.base, ...masked }));
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 };

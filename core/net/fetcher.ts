@@ -1,3 +1,5 @@
+import { ConfigError } from '../errors.ts';
+
 /** How domain code makes outbound HTTP calls: Web-standard `fetch` shape, guarded underneath. */
 export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
 
@@ -42,7 +44,7 @@ export const readUserAgent = (value: string | undefined): string => {
   if (value === undefined || value.trim() === '') return DEFAULT_USER_AGENT;
   // biome-ignore lint: control characters are exactly what is being refused.
   if (/[^\x20-\x7e\xa0-\xff]/.test(value)) {
-    throw new Error('RI_HTTP_USER_AGENT must be non-blank Latin-1 text without control characters');
+    throw new ConfigError('RI_HTTP_USER_AGENT must be non-blank Latin-1 text without control characters');
   }
   return value;
 };

@@ -50,3 +50,14 @@ export const readHttpUrl = (env: EnvSource, name: string, fallback?: string): st
   if (url.username || url.password) throw new ConfigError(`${name} must not contain a username or password`);
   return raw.replace(/\/+$/, '');
 };
+
+/** A positive finite number (fractions allowed), e.g. an age limit in seconds. */
+export const readPositiveNumber = (env: EnvSource, name: string, fallback: number): number => {
+  const raw = readText(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value <= 0) {
+    throw new ConfigError(`${name} must be a positive number, got "${raw}"`);
+  }
+  return value;
+};

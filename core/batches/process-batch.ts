@@ -1,0 +1,185 @@
+import { and, asc, eq, isNull, lte, min, or } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client.ts';
+import { credentialBatchItems } from '../../db/schema/credential-batches.ts';
+import { randomToken } from '../crypto/encoding.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { QUEUE_NAMES } from '../jobs/queues.ts';
+import type { Logger } from '../logging/logger.ts';
+import { claimBatch, extendClaim, releaseClaim } from './batch-claim.ts';
+import { lockTenantBatch, transitionItem, type BatchItemRow, type BatchRow } from './batch-repository.ts';
+import { settleIfDone, settleResolvedBatch } from './batch-settlement.ts';
+import { INTERRUPTED_MESSAGE, ITEM_CODES, recordFailedAttempt, type AttemptFailure, type RetryPolicy } from './item-outcome.ts';
+
+/** One item's issuance, as the batch worker calls it: the same code as POST /credentials. */
+export type IssueItem = (input: {
+  tenantId: string;
+  /** The item request as submitted (without `reference`); issuance parses it with the worker's settings. */
+  body: unknown;
+  correlationId: string;
+  /** Runs inside the transaction that records the credential: the item settles ISSUED with it. */
+  onRecorded: (tx: Queryable, credentialId: string) => Promise<void>;
+}) => Promise<{ credentialId: string; warnings: unknown[] }>;
+
+export interface BatchWorkDeps {
+  db: Database;
+  box: SecretBox;
+  logger: Logger;
+  jobs: JobQueue;
+  issueItem: IssueItem;
+  /** Sorts an error thrown by `issueItem` into refused, pre-dispatch or unknown. */
+  classify: (error: unknown) => AttemptFailure;
+  policy: RetryPolicy & { jobTimeoutSeconds: number; retentionDays: number };
+}
+
+/** Claim no new item when less than this share of the job's time is left: the item in flight must finish inside it. */
+const RESERVE_SHARE = 0.2;
+
+const enqueueContinuation = (deps: BatchWorkDeps, tx: Queryable, batch: BatchRow, startAfter?: Date) =>
+  deps.jobs.enqueue(tx, { queue: QUEUE_NAMES.issueBatch, payload: { tenantId: batch.tenantId, batchId: batch.id } }, startAfter ? { startAfter } : {});
+
+/** Items left PROCESSING by an earlier job were interrupted: their outcome is unknown and they are never replayed. */
+const markInterrupted = async (tx: Queryable, batch: BatchRow, logger: Logger) => {
+  const stuck = await tx
+    .select()
+    .from(credentialBatchItems)
+    .where(and(eq(credentialBatchItems.batchId, batch.id), eq(credentialBatchItems.state, 'PROCESSING')));
+  for (const item of stuck) {
+    await transitionItem(tx, {
+      batchId: batch.id,
+      itemId: item.id,
+      from: ['PROCESSING'],
+      to: 'OUTCOME_UNKNOWN',
+      set: { errorCode: ITEM_CODES.interrupted, errorMessage: INTERRUPTED_MESSAGE },
+    });
+    logger.warn('Batch item attempt interrupted; outcome unknown', { batchId: batch.id, index: item.index, correlationId: item.correlationId });
+  }
+};
+
+type Step = { item: BatchItemRow; token: string } | 'done';
+
+/**
+ * Under the batch lock: stop on cancellation (settle when nothing is in flight), else start the next
+ * due item in index order, else schedule a continuation for deferred retries, else settle.
+ */
+const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, batchId: string, outOfTime: boolean): Promise<Step> =>
+  deps.db.transaction(async (tx) => {
+    const batch = await lockTenantBatch(tx, tenantId, batchId);
+    if (!batch || batch.claimToken !== claim) return 'done';
+    if (batch.cancelRequestedAt) {
+      await settleIfDone(tx, batch, deps.policy.retentionDays);
+      return 'done';
+    }
+    if (outOfTime) {
+      await enqueueContinuation(deps, tx, batch);
+      return 'done';
+    }
+    const now = new Date();
+    const [due] = await tx
+      .select()
+      .from(credentialBatchItems)
+      .where(
+        and(
+          eq(credentialBatchItems.batchId, batch.id),
+          eq(credentialBatchItems.state, 'QUEUED'),
+          or(isNull(credentialBatchItems.nextAttemptAt), lte(credentialBatchItems.nextAttemptAt, now)),
+        ),
+      )
+      .orderBy(asc(credentialBatchItems.index))
+      .limit(1);
+    if (!due) {
+      const [deferred] = await tx
+        .select({ at: min(credentialBatchItems.nextAttemptAt) })
+        .from(credentialBatchItems)
+        .where(and(eq(credentialBatchItems.batchId, batch.id), eq(credentialBatchItems.state, 'QUEUED')));
+      if (deferred?.at) await enqueueContinuation(deps, tx, batch, deferred.at);
+      else await settleIfDone(tx, batch, deps.policy.retentionDays);
+      return 'done';
+    }
+    const token = randomToken(16);
+    await extendClaim(tx, batch.id, claim, deps.policy.jobTimeoutSeconds);
+    const moved = await transitionItem(tx, {
+      batchId: batch.id,
+      itemId: due.id,
+      from: ['QUEUED'],
+      to: 'PROCESSING',
+      set: { attemptToken: token, attemptCount: due.attemptCount + 1, nextAttemptAt: null },
+    });
+    return moved ? { item: moved.after, token } : 'done';
+  });
+
+/** One attempt at one item; its outcome is recorded before this returns. */
+const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: string }, item: BatchItemRow, token: string) => {
+  const log = { batchId: batch.id, index: item.index, correlationId: item.correlationId };
+  let failure: AttemptFailure | undefined;
+  try {
+    const body = await deps.box.decryptJson(item.sealedRequest);
+    const result = await deps.issueItem({
+      tenantId: batch.tenantId,
+      body,
+      correlationId: item.correlationId,
+      onRecorded: async (tx, credentialId) => {
+        // A late finish of an attempt already marked unknown still settles it: the record exists.
+        const settled = await transitionItem(tx, {
+          batchId: batch.id,
+          itemId: item.id,
+          from: ['PROCESSING', 'OUTCOME_UNKNOWN'],
+          to: 'ISSUED',
+          attemptToken: token,
+          set: { credentialId, errorCode: null, errorMessage: null },
+        });
+        if (!settled) {
+          deps.logger.warn('Credential recorded for a batch item that no longer awaits it', { ...log, credentialId });
+          return;
+        }
+        // The attempt had been given up as unknown and its batch settled: with the last unknown gone it settles again.
+        if (settled.before.state === 'OUTCOME_UNKNOWN') await settleResolvedBatch(tx, settled.batch, deps.policy.retentionDays);
+      },
+    });
+    if (result.warnings.length > 0) {
+      await deps.db
+        .update(credentialBatchItems)
+        .set({ warnings: result.warnings })
+        .where(and(eq(credentialBatchItems.id, item.id), eq(credentialBatchItems.attemptToken, token)));
+    }
+    deps.logger.info('Batch item issued', { ...log, credentialId: result.credentialId });
+    return;
+  } catch (error) {
+    failure = deps.classify(error);
+    deps.logger.warn('Batch item attempt failed', { ...log, kind: failure.kind, code: failure.code, error: String(error) });
+  }
+  await deps.db.transaction(async (tx) => {
+    const locked = await lockTenantBatch(tx, batch.tenantId, batch.id);
+    if (locked) await recordFailedAttempt(tx, locked, item, token, failure, deps.policy);
+  });
+};
+
+/**
+ * The `credentials.issue-batch` job (spec "Batch item state", batch notes 1–3): claims the batch,
+ * turns attempts an earlier job left PROCESSING into OUTCOME_UNKNOWN, then issues the items in
+ * index order, one at a time, each marked PROCESSING in its own committed transaction first. It
+ * claims nothing and queues no continuation once cancellation is requested; when its time runs
+ * short, or only deferred retries remain, it queues a continuation; when all is settled, it settles
+ * the batch.
+ */
+export const processBatch = async (deps: BatchWorkDeps, tenantId: string, batchId: string): Promise<void> => {
+  const deadline = Date.now() + deps.policy.jobTimeoutSeconds * 1000 * (1 - RESERVE_SHARE);
+  const claim = await deps.db.transaction(async (tx) => {
+    const claimed = await claimBatch(tx, tenantId, batchId, deps.policy.jobTimeoutSeconds);
+    if (claimed) await markInterrupted(tx, claimed.batch, deps.logger);
+    return claimed;
+  });
+  if (!claim) {
+    deps.logger.info('Batch not claimed: settled, unknown or held by another job', { batchId });
+    return;
+  }
+  try {
+    for (;;) {
+      const step = await nextStep(deps, claim.token, tenantId, batchId, Date.now() > deadline);
+      if (step === 'done') return;
+      await attemptItem(deps, claim.batch, step.item, step.token);
+    }
+  } finally {
+    await releaseClaim(deps.db, batchId, claim.token);
+  }
+};

@@ -1,0 +1,33 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { projectBatch } from '../../core/batches/batch-projection.ts';
+import { findTenantBatch } from '../../core/batches/batch-repository.ts';
+import { batchExpired, batchNotFound } from '../../core/batches/cancel-batch.ts';
+import type { AppEnv } from '../platform/env.ts';
+import { jsonResponse, pick } from '../platform/openapi-responses.ts';
+import { guarded } from '../platform/openapi-security.ts';
+import { BatchIdParam, BatchSchema, expiredResponse } from './schemas.ts';
+
+export const getBatchRoute = createRoute({
+  method: 'get',
+  path: '/{id}',
+  tags: ['Credential batches'],
+  summary: 'The status of a batch: state, counts and every item’s outcome in index order',
+  description: 'Never cached (Cache-Control: no-store). A batch whose stored counts disagree with its items answers 500 (logged).',
+  security: guarded,
+  request: { params: BatchIdParam },
+  responses: {
+    200: jsonResponse(BatchSchema, 'The batch'),
+    410: expiredResponse,
+    ...pick(401, 403, 404, 500),
+  },
+});
+
+export const registerGetBatch = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(getBatchRoute, async (c) => {
+    const { db } = c.get('services');
+    c.header('Cache-Control', 'no-store');
+    const batch = await findTenantBatch(db, c.get('principal').tenantId, c.req.valid('param').id);
+    if (!batch) throw batchNotFound();
+    if (batch.state === 'EXPIRED') throw await batchExpired(db, batch);
+    return c.json(await projectBatch(db, batch), 200);
+  });

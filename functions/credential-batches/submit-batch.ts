@@ -1,0 +1,61 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { submitBatch } from '../../core/batches/submit-batch.ts';
+import { parseIssuanceRequest } from '../../core/credentials/issuance-request.ts';
+import { badRequest } from '../../core/errors.ts';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../core/idempotency/idempotency-key.ts';
+import type { AppEnv } from '../platform/env.ts';
+import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
+import { guarded } from '../platform/openapi-security.ts';
+import { API_BATCHES_PATH } from './paths.ts';
+import { BatchAcceptedSchema, BatchSubmissionBody, expiredResponse } from './schemas.ts';
+
+export const submitBatchRoute = createRoute({
+  method: 'post',
+  path: '/',
+  tags: ['Credential batches'],
+  summary: 'Submit a batch of issuance requests for the worker',
+  description:
+    'Every item is validated as POST /credentials validates its body; then the batch, its item requests (encrypted) and the first ' +
+    'worker job are written together. The worker issues the items one at a time. The Idempotency-Key header is required: the same ' +
+    'key and body answer the same 202 without a second batch; another body is 422 IDEMPOTENCY_KEY_MISMATCH; the key of an expired ' +
+    'batch is 410. More than MAX_BATCH_ITEMS items is 400 BATCH_TOO_LARGE; a body over MAX_BATCH_REQUEST_BODY_BYTES is 413. An ' +
+    'inbound x-correlation-id becomes the batch’s correlation id.',
+  security: guarded,
+  request: {
+    headers: z.object({
+      [IDEMPOTENCY_HEADER.toLowerCase()]: z.string().optional().openapi({ description: 'Required; printable ASCII, at most 255 characters' }),
+    }),
+    body: jsonBody(BatchSubmissionBody),
+  },
+  responses: {
+    202: {
+      ...jsonResponse(BatchAcceptedSchema, 'Accepted (or replayed); the status resource is in Location'),
+      headers: { Location: { schema: { type: 'string' }, description: 'The status resource' } },
+    },
+    410: expiredResponse,
+    ...pick(400, 401, 403, 413, 422, 500),
+  },
+});
+
+export const registerSubmitBatch = (app: OpenAPIHono<AppEnv>) =>
+  app.openapi(submitBatchRoute, async (c) => {
+    const services = c.get('services');
+    const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+    if (key === undefined) throw badRequest(`${IDEMPOTENCY_HEADER}: is required`);
+    c.req.valid('json');
+    if (!services.jobs) throw new Error('This runtime has no job queue: batches are accepted by the Node web process only');
+    const { settings } = services;
+    const { batchId } = await submitBatch(
+      { db: services.db, box: services.secretBox, jobs: services.jobs, settings: { ...settings.batches, maxItemBytes: settings.maxRequestBodyBytes } },
+      {
+        tenantId: c.get('principal').tenantId,
+        idempotencyKey: key,
+        correlationId: c.get('correlationId'),
+        body: await c.req.json(),
+        validateItem: (item, prefix) => void parseIssuanceRequest(item, settings.issuance, prefix),
+      },
+    );
+    const status = `${API_BATCHES_PATH}/${batchId}`;
+    c.header('Location', status);
+    return c.json({ batchId, status }, 202);
+  });
