@@ -45,6 +45,35 @@ describe('GET /library filters', () => {
     expect(sorted(await names('type=DCC&type=DTE'))).toEqual(['dccExternal', 'dteFailed']);
   });
 
+  it('organisationId, facilityId and productId: the records linked to that entity', async () => {
+    const [organisation] = (await t.call('POST', '/api/v1/organisations', { token, body: [{ name: 'Acme' }] })).body;
+    const [facility] = (await t.call('POST', '/api/v1/facilities', { token, body: [{ name: 'Mine' }] })).body;
+    const [product] = (await t.call('POST', '/api/v1/products', { token, body: [{ name: 'Ore', level: 'MODEL' }] })).body;
+    const other = await startTestApp();
+    try {
+      const otherToken = await other.token('tenantA');
+      const [o] = (await other.call('POST', '/api/v1/organisations', { token: otherToken, body: [{ name: 'Acme' }] })).body;
+      const [f] = (await other.call('POST', '/api/v1/facilities', { token: otherToken, body: [{ name: 'Mine' }] })).body;
+      const [p] = (await other.call('POST', '/api/v1/products', { token: otherToken, body: [{ name: 'Ore', level: 'MODEL' }] })).body;
+      const owner = await other.tenantOf('tenantA');
+      const linked = {
+        organisation: await insertLibraryRecord(other.db, owner, { organisationId: o.id }),
+        facility: await insertLibraryRecord(other.db, owner, { facilityId: f.id }),
+        product: await insertLibraryRecord(other.db, owner, { productId: p.id }),
+      };
+      await insertLibraryRecord(other.db, owner);
+      const ids = async (query: string) => (await other.call('GET', `${LIBRARY}?${query}`, { token: otherToken })).body.data.map((r: { id: string }) => r.id);
+      expect(await ids(`organisationId=${o.id}`)).toEqual([linked.organisation]);
+      expect(await ids(`facilityId=${f.id}`)).toEqual([linked.facility]);
+      expect(await ids(`productId=${p.id}`)).toEqual([linked.product]);
+      expect((await other.call('GET', `${LIBRARY}/${linked.product}`, { token: otherToken })).body.productId).toBe(p.id);
+    } finally {
+      await other.close();
+    }
+    // An entity of this tenant with no records linked lists nothing.
+    expect(await names(`organisationId=${organisation.id}&facilityId=${facility.id}&productId=${product.id}`)).toEqual([]);
+  });
+
   it('origin', async () => {
     expect(await names('origin=native')).toEqual(['dppNative']);
     expect((await names('origin=external')).length).toBe(5);

@@ -25,7 +25,7 @@ export const registerExternalRoute = createRoute({
     'Answers 201 at once with generation 1 pending: the worker verifies it. A retry with the same key and body answers the current record.',
   security: guarded,
   request: {
-    headers: z.object({ 'idempotency-key': z.string().optional().openapi({ param: { name: 'idempotency-key', in: 'header' } }) }),
+    headers: z.object({ 'Idempotency-Key': z.string().optional().openapi({ param: { in: 'header' }, description: 'Required: 1–255 printable ASCII characters' }) }),
     body: jsonBody(RegisterExternalBody),
   },
   responses: {

@@ -3,9 +3,9 @@ import { badRequest } from '../../core/errors.ts';
 
 const MAX_VERSION = 2_147_483_647;
 
-/** The `If-Version` request header as OpenAPI documents it; the rule itself is `parseIfVersion`. */
+/** The `If-Version` request header as OpenAPI documents it (handlers read the header itself); the rule is `parseIfVersion`. */
 export const ifVersionHeader = z.object({
-  'if-version': z.string().optional().openapi({ param: { name: 'if-version', in: 'header' }, description: 'The version this write was based on (1..2147483647)', example: '1' }),
+  'If-Version': z.string().optional().openapi({ param: { in: 'header' }, description: 'The version this write was based on (1..2147483647)', example: '1' }),
 });
 
 /**

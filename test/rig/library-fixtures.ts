@@ -83,6 +83,8 @@ export interface RecordFixture {
   tags?: string[];
   encrypted?: boolean;
   organisationId?: string;
+  facilityId?: string;
+  productId?: string;
   /** The latest generation's summary; none leaves a native record on its issuance assertion. */
   summary?: 'pending' | 'verified' | 'not_conformant' | 'failed';
   createdAt?: Date;
@@ -106,6 +108,8 @@ export const insertLibraryRecord = async (db: Database, tenantId: string, f: Rec
       validUntil: f.validUntil ?? null,
       tags: f.tags ?? [],
       organisationId: f.organisationId ?? null,
+      facilityId: f.facilityId ?? null,
+      productId: f.productId ?? null,
       detailsStatus: 'EXTRACTED',
       ...(f.createdAt ? { createdAt: f.createdAt } : {}),
     })
