@@ -14,7 +14,7 @@ import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts'
 import { bootFailureLines } from './boot-failure.ts';
 import { assertHeartbeatWritable, isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 import { JobsInFlight } from './jobs-in-flight.ts';
-import { stopOnSignals } from './worker-shutdown.ts';
+import { stopWorkerOnSignals } from './worker-shutdown.ts';
 
 /**
  * The spec's shutdown and health timings. Tests shorten them through this internal option
@@ -144,7 +144,7 @@ export const runWorkerProcess = async (
     for (const line of bootFailureLines(error)) console.error(line);
     process.exit(1);
   }
-  stopOnSignals(worker, logger, timings);
+  stopWorkerOnSignals(worker, logger, timings);
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) await runWorkerProcess(process.env);
