@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobQueue, type JobQueue } from '../../core/jobs/job-queue.ts';
 import { createLogger } from '../../core/logging/logger.ts';
-import { BATCHES, batchRow, issueJobs, itemRows, submit } from '../../test/rig/batch-fixtures.ts';
+import { BATCHES, batchRow, issueJobs, itemRows, submit } from '../../test/rig/batch-submission.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
 import { runJob, startTestWorker, testWorkerDeps } from '../../test/rig/jobs.ts';
 import type { WorkerDeps } from '../consumer.ts';

@@ -7,7 +7,7 @@ import { createJobQueue, type JobQueue } from '../../core/jobs/job-queue.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import { credentials } from '../../db/schema/index.ts';
-import { BATCHES, batchRow, issueJobs, itemRows, submit } from '../../test/rig/batch-fixtures.ts';
+import { BATCHES, batchRow, issueJobs, itemRows, submit } from '../../test/rig/batch-submission.ts';
 import { issueBody, pointStorageInstance, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
 import { pointVcInstance, unreachableVc } from '../../test/rig/did-fixtures.ts';
 import { runJob, startTestWorker, testWorkerDeps } from '../../test/rig/jobs.ts';

@@ -20,7 +20,7 @@ export interface WorkerSettings {
   allowPrivateUrls: boolean;
   userAgent: string;
   documents: DocumentSettings;
-  /** Status purposes and tag limits: the same values as the web process (batch note 5). */
+  /** Batch items issue with the same status purposes and tag limits as the web process (spec: the values must match). */
   issuance: IssuanceSettings;
   /** CREDENTIAL_STATUS_LOCK_ACQUIRE_MS: wait bound for the status-list lock when an item mints its status. */
   statusLockAcquireMs: number;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expireBatches } from '../../core/batches/expire-batches.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
-import { BATCHES, batchCount, batchRow, item, itemRows, submit } from '../../test/rig/batch-fixtures.ts';
+import { BATCHES, batchCount, batchRow, item, itemRows, submit } from '../../test/rig/batch-submission.ts';
 
 let t: TestApp;
 let token: string;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials, libraryRecords } from '../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
-import { BATCHES, batchCount, batchRow, issueJobs, item, itemRows, submit } from '../../test/rig/batch-fixtures.ts';
+import { BATCHES, batchCount, batchRow, issueJobs, item, itemRows, submit } from '../../test/rig/batch-submission.ts';
 
 let t: TestApp;
 let token: string;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { securitySuite } from '../../test/rig/security-suite.ts';
 import type { TestApp } from '../../test/rig/test-app.ts';
-import { BATCHES, batchCount, item, submit } from '../../test/rig/batch-fixtures.ts';
+import { BATCHES, batchCount, item, submit } from '../../test/rig/batch-submission.ts';
 
 let t: TestApp;
 let tokenA: string;
