@@ -1,6 +1,7 @@
 import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
+import { readStatusOperationSettings, type StatusOperationSettings } from './credential-status-settings.ts';
 import { readEnum, readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 export type TenantMode = 'open' | 'closed';
@@ -34,6 +35,7 @@ export interface WebSettings {
   /** SYSTEM_SERVICES_SHOW_BASE_URL=true shows tenants the internal baseUrl of system service instances. */
   showSystemServiceBaseUrl: boolean;
   documents: DocumentSettings;
+  credentialStatus: StatusOperationSettings;
   auth: AuthSettings;
 }
 
@@ -48,6 +50,7 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
     documents: readDocumentSettings(env, warn),
+    credentialStatus: readStatusOperationSettings(env, warn),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',

@@ -1,0 +1,73 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { credentialStatusEntries, serviceInstances } from '../../db/schema/index.ts';
+import type { StatusEntryRow } from './managed-credential.ts';
+import { statusError } from './status-errors.ts';
+import { assertNoLiveOperation } from './pending-rules.ts';
+
+const entries = credentialStatusEntries;
+
+/**
+ * Claims a status operation: commits the pending value and its deadline before the VC service is
+ * called, fenced on the version the caller read and on no other operation being pending. The VC
+ * instance row is share-locked meanwhile, so a config change or delete (which lock it for update and
+ * then look for pending entries) either sees this claim or finishes before it.
+ */
+export const claimOperation = async (
+  db: Database,
+  entry: StatusEntryRow,
+  instanceId: string,
+  claim: { value: boolean; ifVersion: number; budgetMs: number; graceMs: number },
+) =>
+  db.transaction(async (tx) => {
+    const [instance] = await tx.select({ id: serviceInstances.id }).from(serviceInstances).where(eq(serviceInstances.id, instanceId)).for('share');
+    if (!instance) throw statusError('STATUS_METADATA_UNAVAILABLE');
+    const since = new Date();
+    const [claimed] = await tx
+      .update(entries)
+      .set({ pendingValue: claim.value, pendingSince: since, pendingDeadline: new Date(since.getTime() + claim.budgetMs), updatedAt: since })
+      .where(and(eq(entries.id, entry.id), eq(entries.version, claim.ifVersion), isNull(entries.pendingSince)))
+      .returning();
+    if (claimed) return claimed;
+    const [now] = await tx.select().from(entries).where(eq(entries.id, entry.id));
+    if (now) assertNoLiveOperation(now, claim.graceMs);
+    throw statusError('VERSION_CONFLICT');
+  });
+
+/**
+ * Records what the provider's list shows and ends the pending operation, fenced on `where` (the
+ * claim's `pendingSince` for an operation, the read version for a reconcile). Zero rows when another
+ * request settled it first.
+ */
+export const settleEntry = async (db: Database, entryId: string, observed: boolean, fence: { pendingSince?: Date; version?: number }) => {
+  const now = new Date();
+  const [row] = await db
+    .update(entries)
+    .set({
+      value: observed,
+      observedAt: now,
+      valueChangedAt: sql`case when ${entries.value} is distinct from ${observed} then ${now.toISOString()}::timestamptz else ${entries.valueChangedAt} end`,
+      version: sql`${entries.version} + 1`,
+      pendingValue: null,
+      pendingSince: null,
+      pendingDeadline: null,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(entries.id, entryId),
+        fence.pendingSince ? eq(entries.pendingSince, fence.pendingSince) : undefined,
+        fence.version !== undefined ? eq(entries.version, fence.version) : undefined,
+      ),
+    )
+    .returning();
+  return row;
+};
+
+/** Ends a claim the VC service definitively refused: nothing changed there, so nothing changes here but the claim. */
+export const releaseClaim = async (db: Database, entryId: string, pendingSince: Date) => {
+  await db
+    .update(entries)
+    .set({ pendingValue: null, pendingSince: null, pendingDeadline: null, updatedAt: new Date() })
+    .where(and(eq(entries.id, entryId), eq(entries.pendingSince, pendingSince)));
+};
