@@ -17,6 +17,7 @@ import { cvcApp } from './cvc/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
+import { credentialStatusApp } from './credential-status/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -38,12 +39,19 @@ const apiGroups = {
   '/dids': didsApp,
 } as const;
 
+/**
+ * Groups that share a path prefix with a group of `apiGroups`, mounted before it: the status routes
+ * live under /credentials/{id}/status… beside the credentials group's own routes.
+ */
+const sharedPrefixGroups = [['/credentials', credentialStatusApp]] as const;
+
 /** The whole web API composed from its groups (Node entry, tests, container). */
 export const buildApp = (provideServices: ServicesProvider) => {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   applyPlatform(app, provideServices, API_PREFIX, { publicPaths: isPublicApiPath });
   app.route('/api/health', healthApp);
   app.route('/auth', authApp);
+  for (const [path, group] of sharedPrefixGroups) app.route(`${API_PREFIX}${path}`, group);
   for (const [path, group] of Object.entries(apiGroups)) app.route(`${API_PREFIX}${path}`, group);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);

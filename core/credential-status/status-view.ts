@@ -57,7 +57,9 @@ const readProvider = async (deps: StatusDeps, credential: CredentialRow, entries
 };
 
 /** GET …/status[?fresh=true]: the recorded status; `fresh` adds the provider's view (`observed`, `failures`). */
-export const readStatus = async (deps: StatusDeps, request: { tenantId: string; credentialId: string; fresh: boolean }) => {
+export type StatusView = ReturnType<typeof recordView> & Partial<FreshRead>;
+
+export const readStatus = async (deps: StatusDeps, request: { tenantId: string; credentialId: string; fresh: boolean }): Promise<StatusView> => {
   const { credential, entries } = await findManagedCredential(deps.db, request.tenantId, request.credentialId);
   const view = recordView(credential, entries);
   if (!request.fresh) return view;
