@@ -10,13 +10,16 @@ import { statusError } from './status-errors.ts';
  * `STATUS_LIST_BUSY`, any other failure to take it 503 `STATUS_COORDINATION_UNAVAILABLE`. `work`
  * writes through its own transactions, so nothing it records depends on this one committing.
  */
+/** The advisory-lock key of a status list (exported so tests can hold it). */
+export const statusListLockKey = (listUrl: string) => `status-list-bits:${listUrl}`;
+
 export const statusListLockFor = async <T>(db: Database, listUrl: string, waitMs: number, work: () => Promise<T>): Promise<T> => {
   let held = false;
   let done: { value: T } | undefined;
   try {
     await db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('lock_timeout', ${`${waitMs}ms`}, true)`);
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`status-list-bits:${listUrl}`}))`);
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${statusListLockKey(listUrl)}))`);
       held = true;
       done = { value: await work() };
     });

@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 /**
  * How the proxy treats a request: `pass` forwards it and returns the answer; `down` drops the
  * connection without forwarding (the service unreachable); `lose-answer` forwards it, lets the real
- * service act on it, then drops the connection (a crash between the call and its answer).
+ * service act on it, then drops the connection (a crash between the call and its answer); `garble`
+ * forwards it and answers 200 with a body of the wrong shape; `ack-only` answers 200 `{"status": true}`
+ * without forwarding (an acknowledgement the service did not act on).
  */
-export type FaultMode = 'pass' | 'down' | 'lose-answer';
+export type FaultMode = 'pass' | 'down' | 'lose-answer' | 'garble' | 'ack-only';
 
 export interface FaultProxy {
   url: string;
@@ -40,10 +42,12 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     req.on('end', async () => {
       const mode = modeOf(req.url ?? '/');
       if (mode === 'down') return req.socket.destroy();
+      if (mode === 'ack-only') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true}');
       try {
         const answer = await forward(req, Buffer.concat(chunks));
         forwarded.push(req.url ?? '/');
         if (mode === 'lose-answer') return req.socket.destroy();
+        if (mode === 'garble') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"unexpected":true}');
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body);
       } catch {
