@@ -18,6 +18,7 @@ import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
 import { credentialStatusApp } from './credential-status/index.ts';
+import { credentialsApp } from './credentials/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -37,6 +38,8 @@ const apiGroups = {
   '/render-templates': renderTemplatesApp,
   '/cvc': cvcApp,
   '/dids': didsApp,
+  // After '/credentials/verify' and '/credentials/batches': their routes must answer before '/credentials/{id}'.
+  '/credentials': credentialsApp,
 } as const;
 
 /**

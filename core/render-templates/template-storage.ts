@@ -1,12 +1,11 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
-import { createStorageAdapter, type StorageAdapter, type StorageConfig } from '../adapters/storage/storage-adapter.ts';
+import type { StorageAdapter } from '../adapters/storage/storage-adapter.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Fetcher } from '../net/fetcher.ts';
-import { serviceInstanceNotFound } from '../service-instances/visible-instance.ts';
-import { visibleTo } from '../tenancy/visibility.ts';
+import { resolveStorageInstance, storageAdapterFor } from '../service-instances/storage-instance.ts';
 
 export interface TemplateDeps {
   db: Database;
@@ -28,24 +27,11 @@ export const resolveTemplateStorage = async (
   tenantId: string,
   requestedId: string | undefined,
 ): Promise<{ id: string; adapter: StorageAdapter }> => {
-  const field = 'storageOptions.serviceInstanceId';
-  const [row] = requestedId
-    ? await deps.db
-        .select()
-        .from(serviceInstances)
-        .where(and(eq(serviceInstances.id, requestedId), eq(serviceInstances.serviceType, 'STORAGE'), visibleTo(serviceInstances.tenantId, tenantId)))
-    : await deps.db
-        .select()
-        .from(serviceInstances)
-        .where(and(eq(serviceInstances.serviceType, 'STORAGE'), eq(serviceInstances.isPrimary, true), visibleTo(serviceInstances.tenantId, tenantId)))
-        .orderBy(desc(eq(serviceInstances.tenantId, tenantId)))
-        .limit(1);
-  if (!row) throw serviceInstanceNotFound(field);
+  const row = await resolveStorageInstance(deps.db, tenantId, requestedId, 'storageOptions.serviceInstanceId');
   return { id: row.id, adapter: await storageAdapterOf(deps, row.configEncrypted) };
 };
 
-export const storageAdapterOf = async (deps: TemplateDeps, configEncrypted: string) =>
-  createStorageAdapter((await deps.box.decryptJson(configEncrypted)) as StorageConfig, deps.fetcher);
+export const storageAdapterOf = (deps: TemplateDeps, configEncrypted: string) => storageAdapterFor(deps, configEncrypted);
 
 /** Removes stored content after its record is gone; failures are logged, never raised. */
 export const deleteContentBestEffort = async (

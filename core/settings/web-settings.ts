@@ -2,6 +2,7 @@ import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
 import { readStatusOperationSettings, type StatusOperationSettings } from './credential-status-settings.ts';
+import { readIdempotencyStaleClaimMinutes, readIssuanceSettings, type IssuanceSettings } from './issuance-settings.ts';
 import { readEnum, readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 export type TenantMode = 'open' | 'closed';
@@ -36,6 +37,9 @@ export interface WebSettings {
   showSystemServiceBaseUrl: boolean;
   documents: DocumentSettings;
   credentialStatus: StatusOperationSettings;
+  /** Status purposes, tag limits: shared with the worker, which issues batch items. */
+  issuance: IssuanceSettings;
+  idempotencyStaleClaimMinutes: number;
   auth: AuthSettings;
 }
 
@@ -51,6 +55,8 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
     documents: readDocumentSettings(env, warn),
     credentialStatus: readStatusOperationSettings(env, warn),
+    issuance: readIssuanceSettings(env, warn),
+    idempotencyStaleClaimMinutes: readIdempotencyStaleClaimMinutes(env),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',

@@ -1,0 +1,178 @@
+import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client.ts';
+import { credentials, credentialStatusEntries, libraryRecords } from '../../db/schema/index.ts';
+import type { StatusEntry } from '../adapters/vc/vc-adapter.ts';
+import type { CredentialDetails } from './credential-details.ts';
+
+export type LibraryRecordRow = typeof libraryRecords.$inferSelect;
+export type CredentialRow = typeof credentials.$inferSelect;
+export type StatusEntryRow = typeof credentialStatusEntries.$inferSelect;
+
+/** An issued credential as the routes show it: the library record, its issuance detail, its status entries. */
+export interface CredentialRecord {
+  record: LibraryRecordRow;
+  credential: CredentialRow;
+  statusEntries: StatusEntryRow[];
+}
+
+export interface NewIssuedCredential {
+  tenantId: string;
+  credentialType: string;
+  version: string;
+  dataModelId: string;
+  coreCredentialType: string | null;
+  coreVersion: string;
+  details: CredentialDetails;
+  detailsError: string | null;
+  entities: { productId: string | null; facilityId: string | null; organisationId: string | null };
+  tags: string[];
+  issuerDid: string;
+  vcServiceInstanceId: string;
+  storageServiceInstanceId: string;
+  storageUri: string;
+  storageExternalId: string;
+  digestMultibase: string;
+  encrypted: boolean;
+  wrappedDecryptionKey: string | null;
+  statusEntries: StatusEntry[];
+}
+
+/** Writes the record, its issuance detail and its status entries (call inside the issuance transaction). */
+export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCredential): Promise<string> => {
+  const now = new Date();
+  const [record] = await tx
+    .insert(libraryRecords)
+    .values({
+      tenantId: input.tenantId,
+      origin: 'NATIVE',
+      credentialType: input.credentialType,
+      coreCredentialType: input.coreCredentialType,
+      coreVersion: input.coreVersion,
+      ...input.details,
+      detailsStatus: input.detailsError ? 'EXTRACTION_FAILED' : 'EXTRACTED',
+      detailsError: input.detailsError,
+      ...input.entities,
+      tags: input.tags,
+    })
+    .returning({ id: libraryRecords.id });
+  const id = record!.id;
+  await tx.insert(credentials).values({
+    id,
+    tenantId: input.tenantId,
+    credentialType: input.credentialType,
+    version: input.version,
+    dataModelId: input.dataModelId,
+    issuerDid: input.issuerDid,
+    vcServiceInstanceId: input.vcServiceInstanceId,
+    storageServiceInstanceId: input.storageServiceInstanceId,
+    storageUri: input.storageUri,
+    storageExternalId: input.storageExternalId,
+    digestMultibase: input.digestMultibase,
+    encrypted: input.encrypted,
+    wrappedDecryptionKey: input.wrappedDecryptionKey,
+    statusCapture: input.statusEntries.length ? 'CAPTURED' : 'NONE',
+    statusCapturedAt: input.statusEntries.length ? now : null,
+  });
+  if (input.statusEntries.length) {
+    await tx.insert(credentialStatusEntries).values(
+      input.statusEntries.map((entry) => ({
+        credentialId: id,
+        tenantId: input.tenantId,
+        statusPurpose: entry.statusPurpose,
+        type: entry.type,
+        statusListCredential: entry.statusListCredential,
+        statusListIndex: String(entry.statusListIndex),
+        statusListIssuer: input.issuerDid,
+        descriptor: entry,
+        value: false,
+        observedAt: now,
+      })),
+    );
+  }
+  return id;
+};
+
+/** After a successful IDR publish. */
+export const markPublished = async (db: Queryable, tenantId: string, id: string, resolverUri: string | null) => {
+  await db
+    .update(credentials)
+    .set({ isPublished: true, resolverUri, updatedAt: new Date() })
+    .where(and(eq(credentials.id, id), eq(credentials.tenantId, tenantId)));
+};
+
+export interface CredentialFilter {
+  credentialType?: string;
+  version?: string;
+  organisationId?: string;
+  facilityId?: string;
+  productId?: string;
+  isPublished?: boolean;
+}
+
+const filterWhere = (tenantId: string, filter: CredentialFilter): SQL =>
+  and(
+    eq(credentials.tenantId, tenantId),
+    filter.credentialType !== undefined ? eq(credentials.credentialType, filter.credentialType) : undefined,
+    filter.version !== undefined ? eq(credentials.version, filter.version) : undefined,
+    filter.organisationId !== undefined ? eq(libraryRecords.organisationId, filter.organisationId) : undefined,
+    filter.facilityId !== undefined ? eq(libraryRecords.facilityId, filter.facilityId) : undefined,
+    filter.productId !== undefined ? eq(libraryRecords.productId, filter.productId) : undefined,
+    filter.isPublished !== undefined ? eq(credentials.isPublished, filter.isPublished) : undefined,
+  ) as SQL;
+
+const entriesOf = async (db: Queryable, ids: string[]) => {
+  if (ids.length === 0) return new Map<string, StatusEntryRow[]>();
+  const rows = await db
+    .select()
+    .from(credentialStatusEntries)
+    .where(inArray(credentialStatusEntries.credentialId, ids))
+    .orderBy(asc(credentialStatusEntries.statusPurpose));
+  const byCredential = new Map<string, StatusEntryRow[]>();
+  for (const row of rows) byCredential.set(row.credentialId, [...(byCredential.get(row.credentialId) ?? []), row]);
+  return byCredential;
+};
+
+/** The tenant's issued credentials, newest first (ties by id), with their status entries (one query each, not per row). */
+export const listCredentials = async (db: Queryable, tenantId: string, filter: CredentialFilter, page: { limit: number; offset: number }) => {
+  const where = filterWhere(tenantId, filter);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({ record: libraryRecords, credential: credentials })
+      .from(credentials)
+      .innerJoin(libraryRecords, eq(libraryRecords.id, credentials.id))
+      .where(where)
+      .orderBy(desc(credentials.createdAt), desc(credentials.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(credentials).innerJoin(libraryRecords, eq(libraryRecords.id, credentials.id)).where(where),
+  ]);
+  const entries = await entriesOf(db, rows.map((r) => r.credential.id));
+  return { rows: rows.map((r): CredentialRecord => ({ ...r, statusEntries: entries.get(r.credential.id) ?? [] })), total: counted?.total ?? 0 };
+};
+
+/** One of the tenant's issued credentials; undefined for a missing or foreign id alike. */
+export const findCredential = async (db: Queryable, tenantId: string, id: string): Promise<CredentialRecord | undefined> => {
+  const [row] = await db
+    .select({ record: libraryRecords, credential: credentials })
+    .from(credentials)
+    .innerJoin(libraryRecords, eq(libraryRecords.id, credentials.id))
+    .where(and(eq(credentials.id, id), eq(credentials.tenantId, tenantId)));
+  if (!row) return undefined;
+  const entries = await entriesOf(db, [id]);
+  return { ...row, statusEntries: entries.get(id) ?? [] };
+};
+
+/**
+ * Removes an issued credential's record (its detail, status entries and idempotency claim go with
+ * it by cascade); returns what was removed, or undefined when the tenant has no such credential.
+ */
+export const deleteCredentialRecord = (db: Database, tenantId: string, id: string): Promise<CredentialRow | undefined> =>
+  db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(credentials)
+      .where(and(eq(credentials.id, id), eq(credentials.tenantId, tenantId)))
+      .returning();
+    if (!removed) return undefined;
+    await tx.delete(libraryRecords).where(and(eq(libraryRecords.id, id), eq(libraryRecords.tenantId, tenantId)));
+    return removed;
+  });

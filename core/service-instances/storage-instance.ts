@@ -1,0 +1,34 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { serviceInstances } from '../../db/schema/index.ts';
+import { createStorageAdapter, type StorageAdapter, type StorageConfig } from '../adapters/storage/storage-adapter.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { Fetcher } from '../net/fetcher.ts';
+import { visibleTo } from '../tenancy/visibility.ts';
+import { serviceInstanceNotFound } from './visible-instance.ts';
+
+export type StorageInstance = typeof serviceInstances.$inferSelect;
+
+/**
+ * The storage instance for content a tenant stores: the requested one (its own or a system storage
+ * instance; anything else is the 404 `SERVICE_INSTANCE_NOT_FOUND` naming `field`), else the
+ * tenant's primary storage instance, else the system default.
+ */
+export const resolveStorageInstance = async (db: Queryable, tenantId: string, requestedId: string | undefined, field: string): Promise<StorageInstance> => {
+  const [row] = requestedId
+    ? await db
+        .select()
+        .from(serviceInstances)
+        .where(and(eq(serviceInstances.id, requestedId), eq(serviceInstances.serviceType, 'STORAGE'), visibleTo(serviceInstances.tenantId, tenantId)))
+    : await db
+        .select()
+        .from(serviceInstances)
+        .where(and(eq(serviceInstances.serviceType, 'STORAGE'), eq(serviceInstances.isPrimary, true), visibleTo(serviceInstances.tenantId, tenantId)))
+        .orderBy(desc(eq(serviceInstances.tenantId, tenantId)))
+        .limit(1);
+  if (!row) throw serviceInstanceNotFound(field);
+  return row;
+};
+
+export const storageAdapterFor = async (deps: { box: SecretBox; fetcher: Fetcher }, configEncrypted: string): Promise<StorageAdapter> =>
+  createStorageAdapter((await deps.box.decryptJson(configEncrypted)) as StorageConfig, deps.fetcher);
