@@ -19,14 +19,19 @@ import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
 import { credentialStatusApp } from './credential-status/index.ts';
 import { credentialsApp } from './credentials/index.ts';
+import { credentialVerificationApp } from './credential-verification/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
 /** Routes under /api/v1 that need no session or token. */
 const isPublicApiPath = (path: string) => path === `${API_PREFIX}/credentials/verify`;
 
-/** Every resource group, mounted at its path under /api/v1. Later groups are added here. */
+/**
+ * Every resource group, mounted at its path under /api/v1, in this order. Later groups are added here.
+ * `/credentials/verify` stays before any `/credentials` group, whose `/{id}` routes would otherwise take `verify`.
+ */
 const apiGroups = {
+  '/credentials/verify': credentialVerificationApp,
   '/registrars': registrarsApp,
   '/schemes': schemesApp,
   '/identifiers': identifiersApp,

@@ -50,6 +50,8 @@ describe('readWebSettings', () => {
   it('applies documented defaults', () => {
     const s = readWebSettings(base);
     expect(s).toMatchObject({ maxPageLimit: 100, defaultPageLimit: 20, maxRequestBodyBytes: 5_242_880, allowPrivateUrls: false });
+    expect(s.verifyBounds).toEqual({ ratePerMinute: 60, maxConcurrency: 16 });
+    expect(readWebSettings({ ...base, VERIFY_RATE_LIMIT_PER_MINUTE: ' 5 ', VERIFY_MAX_CONCURRENCY: '2' }).verifyBounds).toEqual({ ratePerMinute: 5, maxConcurrency: 2 });
     expect(s.auth).toMatchObject({
       tenantMode: 'open',
       tenantClaimName: 'groups',
@@ -70,6 +72,10 @@ describe('readWebSettings', () => {
     [{ RI_APP_URL: 'https://user:pw@app.example.com' }, /RI_APP_URL must not contain a username/],
     [{ RI_APP_URL: '' }, /RI_APP_URL is required/],
     [{ AUTH_OIDC_ISSUER: 'ftp://idp' }, /AUTH_OIDC_ISSUER must use http or https/],
+    [{ VERIFY_RATE_LIMIT_PER_MINUTE: '0' }, /VERIFY_RATE_LIMIT_PER_MINUTE must be at least 1/],
+    [{ VERIFY_RATE_LIMIT_PER_MINUTE: '1.5' }, /VERIFY_RATE_LIMIT_PER_MINUTE must be a non-negative integer/],
+    [{ VERIFY_MAX_CONCURRENCY: '0' }, /VERIFY_MAX_CONCURRENCY must be at least 1/],
+    [{ VERIFY_MAX_CONCURRENCY: 'many' }, /VERIFY_MAX_CONCURRENCY must be a non-negative integer/],
   ])('fails naming the setting for %j', (override, message) => {
     expect(() => readWebSettings({ ...base, ...override })).toThrow(message);
   });

@@ -41,6 +41,13 @@ export interface WebSettings {
   issuance: IssuanceSettings;
   idempotencyStaleClaimMinutes: number;
   auth: AuthSettings;
+  verifyBounds: VerifyBounds;
+}
+
+/** The public verify route fetches URLs for strangers: requests per client per minute, and verifications at once in this process. */
+export interface VerifyBounds {
+  ratePerMinute: number;
+  maxConcurrency: number;
 }
 
 export const readWebSettings = (env: EnvSource, warn: (message: string) => void = console.warn): WebSettings => {
@@ -57,6 +64,10 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     credentialStatus: readStatusOperationSettings(env, warn),
     issuance: readIssuanceSettings(env, warn),
     idempotencyStaleClaimMinutes: readIdempotencyStaleClaimMinutes(env),
+    verifyBounds: {
+      ratePerMinute: readInteger(env, 'VERIFY_RATE_LIMIT_PER_MINUTE', 60, { min: 1, max: 1_000_000 }),
+      maxConcurrency: readInteger(env, 'VERIFY_MAX_CONCURRENCY', 16, { min: 1, max: 10_000 }),
+    },
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),
       clientId: readText(env, 'AUTH_OIDC_CLIENT_ID') ?? 'credential-support-service',

@@ -62,8 +62,9 @@ export const startTestApp = async (
   options: { env?: Record<string, string>; userGroups?: Record<string, string[]>; fetch?: Partial<GuardOptions> } = {},
 ): Promise<TestApp> => {
   const database = await createTestDatabase();
-  let handler: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
-  const server = createAdaptorServer({ fetch: (request: Request) => handler(request), hostname: '127.0.0.1' });
+  // The Node bindings (`env`) are passed on: routes read the client's socket address from them.
+  let handler: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
+  const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => handler(request, env), hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -88,7 +89,7 @@ export const startTestApp = async (
   const fetcher = createGuardedFetch({ allowPrivate: settings.allowPrivateUrls, userAgent: 'css-test', timeoutMs: 2000, ...options.fetch });
   const services = createServices(env, connection.db, settings, { fetcher });
   const app = buildApp(staticServices(services));
-  handler = (request) => app.fetch(request);
+  handler = (request, env) => app.fetch(request, env as never);
 
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...o.headers };

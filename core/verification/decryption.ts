@@ -1,0 +1,53 @@
+import { hexToBytes } from '../crypto/encoding.ts';
+import { parseJsonObject } from './retrieve.ts';
+import { VerificationStop } from './outcome.ts';
+
+/** The storage service's encrypted object: AES-256-GCM, each part standard base64. */
+const ENVELOPE_FIELDS = ['cipherText', 'iv', 'tag', 'type'] as const;
+
+/** A stored object is an encryption envelope when it carries the envelope's four fields. */
+export const isEncryptionEnvelope = (document: Record<string, unknown>) => ENVELOPE_FIELDS.every((field) => field in document);
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+const base64Part = (document: Record<string, unknown>, field: string, length?: number): Uint8Array<ArrayBuffer> => {
+  const value = document[field];
+  if (typeof value !== 'string' || !BASE64.test(value)) throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} is not base64`);
+  const bytes = Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
+  if (length !== undefined && bytes.length !== length) {
+    throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} must be ${length} bytes`);
+  }
+  return bytes;
+};
+
+export interface Decrypted {
+  bytes: Uint8Array;
+  document: Record<string, unknown>;
+}
+
+/**
+ * Opens an encryption envelope with the caller's key (64 hexadecimal characters): no key is
+ * DECRYPTION_REQUIRED, a malformed envelope ENVELOPE_INVALID, a key or tag that does not open it
+ * DECRYPTION_FAILED, a plaintext that is not a JSON object DECRYPTED_NOT_JSON. WebCrypto, so the same
+ * code runs on edge runtimes.
+ */
+export const decryptEnvelope = async (envelope: Record<string, unknown>, decryptionKey: string | undefined): Promise<Decrypted> => {
+  if (decryptionKey === undefined) throw new VerificationStop('DECRYPTION_REQUIRED', 'The credential is encrypted: a decryptionKey is required');
+  if (envelope.type !== 'aes-256-gcm') throw new VerificationStop('ENVELOPE_INVALID', 'The encrypted credential is malformed: type must be aes-256-gcm');
+  const cipherText = base64Part(envelope, 'cipherText');
+  const iv = base64Part(envelope, 'iv', 12);
+  const tag = base64Part(envelope, 'tag', 16);
+  const sealed = new Uint8Array(cipherText.length + tag.length);
+  sealed.set(cipherText);
+  sealed.set(tag, cipherText.length);
+  let plaintext: Uint8Array;
+  try {
+    const key = await crypto.subtle.importKey('raw', hexToBytes(decryptionKey), 'AES-GCM', false, ['decrypt']);
+    plaintext = new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv, tagLength: 128 }, key, sealed));
+  } catch {
+    throw new VerificationStop('DECRYPTION_FAILED', 'The credential could not be decrypted with this decryptionKey');
+  }
+  const document = parseJsonObject(plaintext);
+  if (!document) throw new VerificationStop('DECRYPTED_NOT_JSON', 'The decrypted credential is not a JSON object');
+  return { bytes: plaintext, document };
+};

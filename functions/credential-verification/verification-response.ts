@@ -1,0 +1,21 @@
+import type { Context } from 'hono';
+import { ApiError } from '../../core/errors.ts';
+import { FAILURE_STATUS } from '../../core/verification/outcome.ts';
+import { verifyCredential } from '../../core/verification/verify-credential.ts';
+import type { AppEnv } from '../platform/env.ts';
+import { requestDeps } from '../platform/request-deps.ts';
+import type { VerifyRequest } from './schemas.ts';
+
+/** Runs the pipeline for a request (GET or POST) and renders its report: 200 with the verdict, else the failure's status and code. */
+export const verificationResponse = async (c: Context<AppEnv>, request: VerifyRequest) => {
+  const report = await verifyCredential(requestDeps(c), request);
+  if (!report.completed) {
+    const { code, message } = report.failure;
+    throw new ApiError(FAILURE_STATUS[code], message, code === 'URI_NOT_ALLOWED' ? 'VALIDATION_FAILED' : code);
+  }
+  const { verified, credential, decodedCredential, warnings, error } = report.verdict;
+  return c.json(
+    { verified, credential, ...(decodedCredential ? { decodedCredential } : {}), ...(warnings.length ? { warnings } : {}), ...(error ? { error } : {}) },
+    200,
+  );
+};
