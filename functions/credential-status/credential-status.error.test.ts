@@ -88,6 +88,38 @@ describe('malformed requests: 400 naming the field, nothing changes', () => {
   });
 });
 
+describe('odd input never yields a 500', () => {
+  it('bodies that are not objects, other content types, repeated and oversized parameters: 4xx, nothing changes', async () => {
+    const { id, entries } = await credential();
+    const path = `/api/v1/credentials/${id}/status/revocation`;
+    const sends = [
+      t.call('PUT', path, { token, rawBody: '[]', headers: { 'if-version': '1' } }),
+      t.call('PUT', path, { token, rawBody: '"x"', headers: { 'if-version': '1' } }),
+      t.call('PUT', path, { token, rawBody: 'value=true', headers: { 'if-version': '1', 'content-type': 'application/x-www-form-urlencoded' } }),
+      t.call('PUT', path, { token, body: { value: true }, headers: { 'if-version': '9'.repeat(400) } }),
+      t.call('PUT', `/api/v1/credentials/${'x'.repeat(300)}/status/revocation`, { token, body: { value: true }, headers: { 'if-version': '1' } }),
+      t.call('PUT', `/api/v1/credentials/${id}/status/${'r'.repeat(300)}`, { token, body: { value: true }, headers: { 'if-version': '1' } }),
+      t.call('POST', `${path}/reconcile`, { token, rawBody: 'null', headers: { 'if-version': '1' } }),
+      t.call('GET', `/api/v1/credentials/${id}/status?fresh=true&fresh=false`, { token }),
+      t.call('GET', `/api/v1/credentials/%E0%A4%A/status`, { token }),
+    ];
+    for (const res of await Promise.all(sends)) {
+      expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+      expect(res.status, res.text).toBeLessThan(500);
+    }
+    await untouched(entries[0]!);
+  });
+
+  it('two changes with the same If-Version at once: one applies, the other is 409 VERSION_CONFLICT (or 503 STATUS_LIST_BUSY)', async () => {
+    const { id, entries } = await credential(['suspension']);
+    const results = await Promise.all([true, true].map(() => put(id, 'suspension', { value: true }, '1')));
+    expect(results.map((r) => r.status).sort()).toEqual([200, expect.any(Number)]);
+    const loser = results.find((r) => r.status !== 200)!;
+    expect(['VERSION_CONFLICT', 'STATUS_OPERATION_IN_PROGRESS', 'STATUS_LIST_BUSY']).toContain(loser.body.code);
+    expect(await entryRow(t, entries[0]!.id)).toMatchObject({ value: true, version: 2, pendingSince: null });
+  });
+});
+
 describe('refusals of the status rules', () => {
   it('an unknown credential is 404 on every route; a NUL in the id too', async () => {
     for (const id of ['no-such-credential', 'abc%00def']) {
