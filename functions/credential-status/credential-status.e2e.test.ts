@@ -29,7 +29,13 @@ const verify = async (c: { uri: string; decryptionKey: string }) => {
 const statusOf = async (id: string, query = '') => (await rig.t.call('GET', `/api/v1/credentials/${id}/status${query}`, { token: rig.token })).body;
 const put = (id: string, purpose: string, value: boolean, version: number) =>
   rig.t.call('PUT', `/api/v1/credentials/${id}/status/${purpose}`, { token: rig.token, body: { value }, headers: { 'if-version': String(version) } });
-const entryOf = (view: { entries: { statusPurpose: string }[] }, purpose: string) => view.entries.find((e) => e.statusPurpose === purpose) as { entryId: string; version: number; value: boolean | null };
+interface EntryView {
+  entryId: string;
+  statusPurpose: string;
+  version: number;
+  value: boolean | null;
+}
+const entryOf = (view: { entries: EntryView[] }, purpose: string) => view.entries.find((e) => e.statusPurpose === purpose)!;
 const publishedList = async (url: string) => (await fetch(url)).text();
 
 describe('issued credential → status change → public verification', () => {

@@ -99,6 +99,12 @@ describe('an operation whose answer is lost', () => {
     }
     expect(await entryView(id)).toEqual(pending);
 
+    // Deleting the credential would drop the pending record: refused, the record stays.
+    const deleted = await t.call('DELETE', `/api/v1/credentials/${id}`, { token });
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.code).toBe('STATUS_OPERATION_IN_PROGRESS');
+    expect(await entryView(id)).toEqual(pending);
+
     // Past deadline + grace: a change needs recovery first; reconcile reads the real bit.
     proxy.reset();
     await outlive(pending.pending);
@@ -114,6 +120,7 @@ describe('an operation whose answer is lost', () => {
     // Nothing pending any more: the instance may change again, and the entry too.
     expect((await t.call('PATCH', `/api/v1/services/${instanceId}`, { token, body: { config: { apiKey: vc.apiKey } } })).status).toBe(200);
     expect((await put(id, 'suspension', false, 2)).body).toMatchObject({ value: false, version: 3 });
+    expect((await t.call('DELETE', `/api/v1/credentials/${id}`, { token })).status).toBe(204);
   });
 
   it('when the VC service never got the request, reconcile settles the entry to the unchanged bit', async () => {
