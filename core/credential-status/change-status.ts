@@ -70,6 +70,7 @@ export const changeStatus = async (deps: StatusDeps, change: StatusChange) => {
       ifVersion: change.ifVersion,
       budgetMs: settings.operationBudgetMs,
       graceMs: settings.reconcileGraceMs,
+      provider: provider.fingerprint,
     });
     const since = claimed.pendingSince!;
     const deadline = claimed.pendingDeadline!.getTime();

@@ -17,7 +17,7 @@ export const claimOperation = async (
   db: Database,
   entry: StatusEntryRow,
   instanceId: string,
-  claim: { value: boolean; ifVersion: number; budgetMs: number; graceMs: number },
+  claim: { value: boolean; ifVersion: number; budgetMs: number; graceMs: number; provider: string },
 ) =>
   db.transaction(async (tx) => {
     const [instance] = await tx.select({ id: serviceInstances.id }).from(serviceInstances).where(eq(serviceInstances.id, instanceId)).for('share');
@@ -25,7 +25,13 @@ export const claimOperation = async (
     const since = new Date();
     const [claimed] = await tx
       .update(entries)
-      .set({ pendingValue: claim.value, pendingSince: since, pendingDeadline: new Date(since.getTime() + claim.budgetMs), updatedAt: since })
+      .set({
+        pendingValue: claim.value,
+        pendingSince: since,
+        pendingDeadline: new Date(since.getTime() + claim.budgetMs),
+        pendingProvider: claim.provider,
+        updatedAt: since,
+      })
       .where(and(eq(entries.id, entry.id), eq(entries.version, claim.ifVersion), isNull(entries.pendingSince)))
       .returning();
     if (claimed) return claimed;
@@ -51,6 +57,7 @@ export const settleEntry = async (db: Database, entryId: string, observed: boole
       pendingValue: null,
       pendingSince: null,
       pendingDeadline: null,
+      pendingProvider: null,
       updatedAt: now,
     })
     .where(
@@ -68,6 +75,6 @@ export const settleEntry = async (db: Database, entryId: string, observed: boole
 export const releaseClaim = async (db: Database, entryId: string, pendingSince: Date) => {
   await db
     .update(entries)
-    .set({ pendingValue: null, pendingSince: null, pendingDeadline: null, updatedAt: new Date() })
+    .set({ pendingValue: null, pendingSince: null, pendingDeadline: null, pendingProvider: null, updatedAt: new Date() })
     .where(and(eq(entries.id, entryId), eq(entries.pendingSince, pendingSince)));
 };

@@ -11,14 +11,18 @@ export interface StatusReconcile {
   credentialId: string;
   purpose: string;
   ifVersion: number;
+  /** Read from the instance's current VC service even though the pending operation went to another. */
+  acceptProviderChange?: boolean;
 }
 
 /**
  * POST …/status/{purpose}/reconcile: reads the provider's bit (never sets it) and records it as the
  * entry's value, ending any pending operation. A pending operation is left alone until its deadline
  * plus CREDENTIAL_STATUS_RECONCILE_GRACE_MS, so a live operation settles itself (409
- * `STATUS_OPERATION_IN_PROGRESS` with `retryAfterSeconds` meanwhile). Works while mutation is disabled:
- * recovery must stay possible.
+ * `STATUS_OPERATION_IN_PROGRESS` with `retryAfterSeconds` meanwhile). When the instance now points at
+ * another VC service than the one the operation was sent to, its answer says nothing about that
+ * operation: 409 `STATUS_PROVIDER_CHANGED` unless the caller accepts the change. Works while mutation
+ * is disabled: recovery must stay possible.
  */
 export const reconcileStatus = async (deps: StatusDeps, request: StatusReconcile) => {
   const { db, settings, logger } = deps;
@@ -33,6 +37,9 @@ export const reconcileStatus = async (deps: StatusDeps, request: StatusReconcile
   const target = providerEntry(entry);
   const instance = await providerInstance(db, credential);
   const provider = await statusProvider(deps, instance);
+  if (entry.pendingSince && entry.pendingProvider && entry.pendingProvider !== provider.fingerprint && !request.acceptProviderChange) {
+    throw statusError('STATUS_PROVIDER_CHANGED');
+  }
   const read = await provider.read(target, entry.statusListIssuer, Date.now() + settings.operationBudgetMs);
   if (!read.ok) {
     logger.warn('Status reconcile could not read the provider', { correlationId: deps.correlationId, entryId: entry.id, reason: read.reason, detail: read.detail });
@@ -46,6 +53,7 @@ export const reconcileStatus = async (deps: StatusDeps, request: StatusReconcile
       entryId: entry.id,
       recorded: entry.value,
       pendingValue: entry.pendingValue,
+      providerChanged: entry.pendingProvider !== null && entry.pendingProvider !== provider.fingerprint,
       observed: read.value,
     });
   }

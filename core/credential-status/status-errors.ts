@@ -14,6 +14,7 @@ export const STATUS_ERRORS = {
   STATUS_OPERATION_IN_PROGRESS: [409, 'A status operation on this entry is in progress'],
   STATUS_RECOVERY_REQUIRED: [409, 'A status operation on this entry did not finish; reconcile the entry first'],
   STATUS_METADATA_UNAVAILABLE: [409, 'The VC service instance that holds this status list is no longer recorded'],
+  STATUS_PROVIDER_CHANGED: [409, 'The VC service instance now points at another VC service than the pending operation was sent to; reconcile with acceptProviderChange: true to record what it shows'],
   STATUS_OUTCOME_MISMATCH: [409, 'The VC service acknowledged the change but its status list shows the other value; the observed value was recorded'],
   STATUS_ENTRY_UNSUPPORTED: [422, 'The status entry is not a single-bit BitstringStatusListEntry'],
   VC_REJECTED: [422, 'The VC service refused the status change'],

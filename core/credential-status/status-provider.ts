@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import { AdapterError } from '../adapters/adapter-errors.ts';
 import type { StatusEntry } from '../adapters/vc/vc-adapter.ts';
 import { vcAdapterFor, type VcDeps, type VcInstance } from '../dids/vc-instance.ts';
+import { ApiError } from '../errors.ts';
+import type { Logger } from '../logging/logger.ts';
 
 /** What one call to the VC service came to, within the time left before the operation's deadline. */
 export type ProviderAnswer<T> =
@@ -41,9 +44,18 @@ const withinDeadline = async <T>(deadline: number, call: () => Promise<T>): Prom
  * a bit, each bounded by the operation's deadline. A read that names no bit (the list is not held
  * there) is `unavailable`, never a "not set".
  */
-export const statusProvider = async (deps: VcDeps, instance: VcInstance) => {
-  const { adapter } = await vcAdapterFor(deps, instance);
+export const statusProvider = async (deps: VcDeps & { logger: Logger }, instance: VcInstance) => {
+  let opened: Awaited<ReturnType<typeof vcAdapterFor>>;
+  try {
+    opened = await vcAdapterFor(deps, instance);
+  } catch (error) {
+    deps.logger.error('A VC service instance config could not be decrypted', { instanceId: instance.id, error: String(error) });
+    throw new ApiError(500, 'The VC service instance of this credential could not be read', 'RECORD_UNREADABLE');
+  }
+  const { adapter, config } = opened;
   return {
+    /** Names the VC service this instance points at now: its id and a digest of its base URL. */
+    fingerprint: `${instance.id}:${createHash('sha256').update(config.baseUrl.replace(/\/+$/, '')).digest('base64url').slice(0, 22)}`,
     set: (entry: StatusEntry, issuerDid: string, value: boolean, deadline: number): Promise<ProviderAnswer<boolean>> =>
       withinDeadline(deadline, async () => {
         const answer = await adapter.setStatus(entry, issuerDid, value);

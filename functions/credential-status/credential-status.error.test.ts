@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialStatusEntries, credentials } from '../../db/schema/index.ts';
+import { credentialStatusEntries, credentials, serviceInstances } from '../../db/schema/index.ts';
 import { startVcService, type VcService } from '../../vc-service/test/vc-harness.ts';
 import { vcAdapterOf } from '../../test/rig/did-fixtures.ts';
 import { entryRow, providerBit, recordCredential, statusProviderFixture } from '../../test/rig/status-fixtures.ts';
@@ -207,6 +207,17 @@ describe('refusals of the status rules', () => {
     expect(fresh.body.attribution).toBeNull();
     expect(fresh.body.observed).toEqual([]);
     expect(fresh.body.failures).toEqual([{ entryId: entries[0]!.id, statusPurpose: 'revocation', code: 'STATUS_METADATA_UNAVAILABLE', message: expect.any(String) }]);
+    await untouched(entries[0]!);
+  });
+
+  it("the VC instance's config cannot be decrypted: 500 RECORD_UNREADABLE (its own code), nothing claimed", async () => {
+    const broken = await statusProviderFixture(t, tenantId, vc, 'status-unreadable.example.com');
+    const { id, entries } = await recordCredential(t, { tenantId, vc, instanceId: broken.instance.id, did: broken.did });
+    await t.db.update(serviceInstances).set({ configEncrypted: 'not-a-sealed-value' }).where(eq(serviceInstances.id, broken.instance.id));
+    for (const res of [await put(id, 'revocation', { value: true }, '1'), await reconcile(id, 'revocation', {}, '1')]) {
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: 'The VC service instance of this credential could not be read', code: 'RECORD_UNREADABLE' });
+    }
     await untouched(entries[0]!);
   });
 

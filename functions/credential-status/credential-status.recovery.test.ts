@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { statusListLockKey } from '../../core/credential-status/status-list-lock.ts';
 import { startVcService, type VcService } from '../../vc-service/test/vc-harness.ts';
 import { startFaultProxy, type FaultProxy } from '../../test/rig/fault-proxy.ts';
-import { insertVcInstance, vcAdapterOf } from '../../test/rig/did-fixtures.ts';
+import { insertVcInstance, pointVcInstance, vcAdapterOf } from '../../test/rig/did-fixtures.ts';
 import { entryRow, providerBit, recordCredential } from '../../test/rig/status-fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 
@@ -148,6 +148,32 @@ describe('an operation whose answer is lost', () => {
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('VC_SERVICE_UNAVAILABLE');
     expect(await entryView(id)).toEqual(pending);
+  });
+});
+
+describe('a pending operation whose instance now points at another VC service', () => {
+  it('reconcile is 409 STATUS_PROVIDER_CHANGED and changes nothing, unless acceptProviderChange is true', async () => {
+    // The instance config is changed behind the API (as a boot re-encrypting the system instance from its settings would).
+    const own = await insertVcInstance(t.db, t.services.secretBox, tenantId, { url: proxy.url, apiKey: vc.apiKey });
+    const { id } = await recordCredential(t, { tenantId, vc, instanceId: own.id, did, purposes: ['suspension'] });
+    proxy.rule(SET, 'lose-answer');
+    proxy.rule(CHECK, 'down');
+    expect((await put(id, 'suspension', true, 1)).body.code).toBe('STATUS_OUTCOME_UNKNOWN');
+    proxy.reset();
+    await pointVcInstance(t, own.id, vc);
+    const pending = await entryView(id);
+    await outlive(pending.pending);
+    const refused = await reconcile(id, 'suspension', 1);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('STATUS_PROVIDER_CHANGED');
+    expect(await entryView(id)).toEqual(pending);
+    const accepted = await t.call('POST', `/api/v1/credentials/${id}/status/suspension/reconcile`, {
+      token,
+      body: { acceptProviderChange: true },
+      headers: { 'if-version': '1' },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ value: true, version: 2, pending: null });
   });
 });
 

@@ -28,11 +28,13 @@ export const reconcileCredentialStatusRoute = createRoute({
       'STATUS_ENTRY_NOT_FOUND',
       'VERSION_CONFLICT',
       'STATUS_OPERATION_IN_PROGRESS',
+      'STATUS_PROVIDER_CHANGED',
       'STATUS_METADATA_UNAVAILABLE',
       'STATUS_ENTRY_UNSUPPORTED',
       'VC_REJECTED',
       'VC_SERVICE_UNAVAILABLE',
       'VC_STATUS_RESPONSE_INVALID',
+      [500, 'RECORD_UNREADABLE'],
     ]),
   },
 });
@@ -41,8 +43,8 @@ export const registerReconcileCredentialStatus = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(reconcileCredentialStatusRoute, async (c) => {
     const { id, purpose } = c.req.valid('param');
     const ifVersion = parseIfVersion(c.req.header('if-version'));
-    c.req.valid('json');
-    const entry = await reconcileStatus(statusDeps(c), { tenantId: c.get('principal').tenantId, credentialId: id, purpose, ifVersion });
+    const { acceptProviderChange } = c.req.valid('json');
+    const entry = await reconcileStatus(statusDeps(c), { tenantId: c.get('principal').tenantId, credentialId: id, purpose, ifVersion, acceptProviderChange });
     c.header('cache-control', 'no-store');
     return c.json(toEntryResponse(entry), 200);
   });

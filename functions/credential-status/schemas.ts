@@ -31,7 +31,9 @@ export const ReconcileBody = z
   .object({
     acceptProviderChange: bool()
       .optional()
-      .openapi({ description: 'Accepted for peer compatibility; this service records the provider of a credential at issuance and never switches it' }),
+      .openapi({
+        description: "true: record what the instance's current VC service shows even though the pending operation was sent to another (otherwise 409 STATUS_PROVIDER_CHANGED)",
+      }),
   })
   .openapi('ReconcileCredentialStatus');
 

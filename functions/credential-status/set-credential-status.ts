@@ -43,6 +43,7 @@ export const setCredentialStatusRoute = createRoute({
       'STATUS_OUTCOME_UNKNOWN',
       'STATUS_PERSISTENCE_FAILED',
       'STATUS_PERSISTENCE_UNCERTAIN',
+      [500, 'RECORD_UNREADABLE'],
     ]),
   },
 });
