@@ -22,7 +22,7 @@ export const IfVersionHeader = z.object({
   'if-version': z
     .string()
     .optional()
-    .openapi({ param: { name: 'If-Version', in: 'header' }, description: 'The entry version you read (1..2147483647); required', example: '1' }),
+    .openapi({ param: { name: 'if-version', in: 'header' }, description: 'The entry version you read (1..2147483647); required', example: '1' }),
 });
 
 export const SetStatusBody = z.object({ value: bool().openapi({ description: 'The bit to set: true revokes or suspends' }) }).openapi('SetCredentialStatus');
