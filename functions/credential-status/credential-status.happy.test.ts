@@ -134,3 +134,15 @@ describe('POST /credentials/{id}/status/{purpose}/reconcile', () => {
     expect(same.body).toMatchObject({ value: true, version: 3, valueChangedAt: res.body.valueChangedAt });
   });
 });
+
+describe('the API document', () => {
+  it('lists the three status routes with their If-Version header and error codes', async () => {
+    const doc = (await t.call('GET', '/api-docs/openapi.json')).body;
+    const put = doc.paths['/api/v1/credentials/{id}/status/{purpose}'].put;
+    expect(doc.paths['/api/v1/credentials/{id}/status'].get).toBeDefined();
+    expect(doc.paths['/api/v1/credentials/{id}/status/{purpose}/reconcile'].post).toBeDefined();
+    expect(put.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'if-version', in: 'header' })]));
+    expect(put.responses['409'].description).toContain('STATUS_IRREVERSIBLE');
+    expect(put.responses['503'].description).toContain('STATUS_MUTATION_DISABLED');
+  });
+});
