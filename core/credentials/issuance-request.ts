@@ -3,6 +3,7 @@ import { badRequest } from '../errors.ts';
 import { ACCESS_ROLES, isLanguageTag } from '../identifier-links/link-vocabulary.ts';
 import { publicUrlProblem } from '../net/public-url.ts';
 import { STATUS_PURPOSES, type IssuanceSettings, type StatusPurpose } from '../settings/issuance-settings.ts';
+import { TEXT_LIMITS, tooLongMessage, type TextKind } from '../text-limits.ts';
 import { issuePath } from '../validation/issue-path.ts';
 import { assertValidTags } from './tags.ts';
 
@@ -14,13 +15,12 @@ import { assertValidTags } from './tags.ts';
 const expected = (what: string) => (issue: { input?: unknown }) =>
   issue.input === null ? 'must not be null' : issue.input === undefined ? 'is required' : `must be ${what}`;
 
-const nonBlank = () => z.string({ error: expected('a string') }).max(4096, 'must be at most 4096 characters').refine((v) => v.trim().length > 0, 'must contain a non-whitespace character');
+const limited = (kind: TextKind) => z.string({ error: expected('a string') }).max(TEXT_LIMITS[kind], tooLongMessage(TEXT_LIMITS[kind]));
+const nonBlank = () => limited('name').refine((v) => v.trim().length > 0, 'must contain a non-whitespace character');
+const id = () => limited('id').min(1, 'must not be empty');
 const flag = () => z.boolean({ error: expected('a boolean') });
 const verificationUrl = () =>
-  z
-    .string({ error: expected('a string') })
-    .max(2048, 'must be at most 2048 characters')
-    .superRefine((v, ctx) => {
+  limited('url').superRefine((v, ctx) => {
       const problem = publicUrlProblem(v, true);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
@@ -29,7 +29,7 @@ const jsonObject = () => z.record(z.string(), z.unknown(), { error: expected('a 
 
 export const StorageOptionsSchema = z.object(
   {
-    serviceInstanceId: z.string({ error: expected('a string') }).min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
+    serviceInstanceId: id().optional(),
     encrypt: flag().optional().describe('Default true: anything but an explicit false encrypts'),
   },
   { error: expected('an object') },
@@ -39,12 +39,12 @@ export const PublishingOptionsSchema = z.object(
   {
     publish: flag().optional(),
     linkType: nonBlank().optional().describe("Default: the IDR instance's defaultLinkType, else gs1:sustainabilityInfo"),
-    linkTitle: z.string({ error: expected('a string') }).max(4096).optional().describe("Default: the data model's name"),
-    identifierSchemeId: z.string({ error: expected('a string') }).min(1, 'must not be empty').max(64).optional(),
-    qualifierPath: z.string({ error: expected('a string') }).max(2048).optional(),
+    linkTitle: limited('name').optional().describe("Default: the data model's name"),
+    identifierSchemeId: id().optional(),
+    qualifierPath: limited('name').optional(),
     machineVerificationUrl: verificationUrl().optional(),
     humanVerificationUrl: verificationUrl().optional().describe('Default: RI_APP_URL + /verify'),
-    hreflang: z.array(z.string({ error: expected('a string') }).refine(isLanguageTag, 'must be a well-formed BCP 47 language tag'), { error: expected('an array of language tags') }).optional(),
+    hreflang: z.array(limited('name').refine(isLanguageTag, 'must be a well-formed BCP 47 language tag'), { error: expected('an array of language tags') }).optional(),
     additionalRels: z.array(nonBlank(), { error: expected('an array of strings') }).optional(),
     public: flag().optional(),
     accessRole: z.array(z.enum(ACCESS_ROLES, { error: `must be one of ${ACCESS_ROLES.join(', ')}` }), { error: expected('an array') }).optional(),

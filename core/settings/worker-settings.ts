@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.ts';
 import { readDataEncryptionKey } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
+import { readIssuanceSettings, type IssuanceSettings } from './issuance-settings.ts';
 import { readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 /** Settings the worker checks before its queue starts (spec "Worker settings"). */
@@ -11,6 +12,8 @@ export interface WorkerSettings {
   dataEncryptionKey: string;
   allowPrivateUrls: boolean;
   documents: DocumentSettings;
+  /** Batch items issue with the same status purposes and tag limits as the web process (spec: the values must match). */
+  issuance: IssuanceSettings;
   jobTimeoutSeconds: number;
   reconcileCron: string;
   reconcileBatchSize: number;
@@ -48,6 +51,7 @@ export const readWorkerSettings = (env: EnvSource, warn: (message: string) => vo
     dataEncryptionKey: readDataEncryptionKey(env),
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     documents: readDocumentSettings(env, warn),
+    issuance: readIssuanceSettings(env, warn),
     jobTimeoutSeconds: readInteger(env, 'WORKER_JOB_TIMEOUT_SECONDS', 300, { min: 30, max: 86_400 }),
     reconcileCron: readCron(env, 'LIBRARY_RECONCILE_PENDING_RUNS_CRON', '*/10 * * * *'),
     reconcileBatchSize: readInteger(env, 'LIBRARY_RECONCILE_PENDING_RUNS_BATCH_SIZE', 500, { min: 1, max: 10_000 }),

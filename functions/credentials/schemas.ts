@@ -2,7 +2,6 @@ import { z } from '@hono/zod-openapi';
 import type { CredentialRecord, StatusEntryRow } from '../../core/credentials/credential-repository.ts';
 import { notFound } from '../../core/errors.ts';
 import { booleanFilter } from '../platform/filters.ts';
-import { text } from '../platform/fields.ts';
 import { pageQuerySchema } from '../platform/pagination.ts';
 
 const instant = () => z.string().openapi({ format: 'date-time' });
@@ -84,7 +83,7 @@ export const CredentialListQuery = z.object({
 });
 
 export const CredentialIdParam = z.object({
-  id: text('id').openapi({ param: { name: 'id', in: 'path' }, example: 'ckv9x2l0k0000qzrm8d1b2c3d' }),
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'ckv9x2l0k0000qzrm8d1b2c3d' }),
 });
 
 /**

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { namespaceRegistration } from '../../core/identifier-links/system-namespaces.ts';
+import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
+import { issueBody, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
+import { gtinBody } from '../../test/rig/scheme-fixtures.ts';
+
+/**
+ * Entity links and IDR publishing after issuance: the DPP 0.7.0 sample's subject is the product
+ * `https://id.sample-mine.example.com/product/cu-conc-2025` made by the party registered as MINE-001;
+ * the tenant holds both as master data, the product's scheme on a registrar whose resolver is the double.
+ */
+let rig: IssuanceRig;
+let idr: IdrDouble;
+let productId: string;
+let organisationId: string;
+let productIdentifierId: string;
+
+const PRODUCT_SCHEME = { primaryKey: 'product', name: 'Sample product id', validationPattern: '^[a-z0-9-]+$', qualifiers: [] };
+
+beforeAll(async () => {
+  idr = await startIdrDouble();
+  rig = await startIssuanceRig();
+  const { t, token } = rig;
+  const post = async (path: string, body: unknown) => {
+    const res = await t.call('POST', `/api/v1${path}`, { token, body });
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return (Array.isArray(res.body) ? res.body[0] : res.body) as { id: string };
+  };
+  const instance = await post('/services', { serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'Double', config: { baseUrl: idr.url, apiKey: idr.apiKey, defaultContext: 'au' } });
+  const registrar = await post('/registrars', { name: 'Sample', namespace: 'sample', url: 'https://registrar.example.com', idrServiceInstanceId: instance.id });
+  const productScheme = await post('/schemes', gtinBody(registrar.id, PRODUCT_SCHEME));
+  const companyScheme = await post('/schemes', gtinBody(registrar.id, { primaryKey: 'company', name: 'Company register', validationPattern: '^[A-Z0-9-]+$', qualifiers: [] }));
+  productIdentifierId = (await post('/identifiers', { schemeId: productScheme.id, value: 'cu-conc-2025' })).id;
+  const companyIdentifier = await post('/identifiers', { schemeId: companyScheme.id, value: 'MINE-001' });
+  organisationId = (await post('/organisations', [{ name: 'Sample Copper Mine', primaryIdentifierId: companyIdentifier.id }])).id;
+  productId = (await post('/products', [{ name: 'Copper concentrate', level: 'MODEL', primaryIdentifierId: productIdentifierId, producedByOrganisationId: organisationId }])).id;
+  const registered = await fetch(`${idr.url}/api/v4/identifiers`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${idr.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(namespaceRegistration('sample', [gtinBody('', PRODUCT_SCHEME) as never])),
+  });
+  if (registered.status !== 200) throw new Error(`namespace registration: ${registered.status}`);
+});
+afterAll(async () => {
+  await rig?.close();
+  await idr?.close();
+});
+
+const dpp = () => samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, rig.did);
+const issue = (body: unknown) => rig.t.call('POST', '/api/v1/credentials', { token: rig.token, body });
+const record = async (id: string) => (await rig.t.call('GET', `/api/v1/credentials/${id}`, { token: rig.token })).body;
+const linksOf = (href: string) => [...idr.links.values()].filter((l) => l.targetUrl === href || String(l.targetUrl).includes(encodeURIComponent(href)));
+
+describe('entity links', () => {
+  it("links the record to the tenant's product and organisation the subject names", async () => {
+    const res = await issue(issueBody('DigitalProductPassport', '0.7.0', dpp()));
+    expect(res.status, res.text).toBe(201);
+    expect(await record(res.body.credentialId)).toMatchObject({ productId, organisationId, facilityId: null, isPublished: false });
+    for (const filter of [`productId=${productId}`, `organisationId=${organisationId}`]) {
+      const listed = await rig.t.call('GET', `/api/v1/credentials?${filter}`, { token: rig.token });
+      expect(listed.body.data.map((c: { id: string }) => c.id)).toContain(res.body.credentialId);
+    }
+    expect((await rig.t.call('GET', '/api/v1/credentials?facilityId=nope', { token: rig.token })).body.data).toEqual([]);
+  });
+
+  it('a subject naming none of the tenant identifiers links nothing, and publishing says so', async () => {
+    const payload = samplePayload(SAMPLES['0.7.0'].DigitalIdentityAnchor, rig.did);
+    const res = await issue(issueBody('DigitalIdentityAnchor', '0.7.0', payload, { publishingOptions: { publish: true } }));
+    expect(res.status).toBe(201);
+    expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'PUBLISH_REFERENCE_MISSING' })]);
+    expect(await record(res.body.credentialId)).toMatchObject({ productId: null, facilityId: null, organisationId: null, isPublished: false });
+  });
+});
+
+describe('publishing to the IDR after issuance', () => {
+  it('publishes credential and human links under the product identifier, records them, never the key', async () => {
+    const res = await issue(
+      issueBody('DigitalProductPassport', '0.7.0', dpp(), {
+        publishingOptions: { publish: true, hreflang: ['en'], accessRole: ['untp:accessRole#Customer'], machineVerificationUrl: 'https://verify.example.com/api' },
+      }),
+    );
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.warnings).toBeUndefined();
+    const rec = await record(res.body.credentialId);
+    expect(rec).toMatchObject({ isPublished: true, resolverUri: `${idr.url}/sample/product/cu-conc-2025` });
+    const credentialLink = [...idr.links.values()].find((l) => l.targetUrl === rec.storageUri);
+    expect(credentialLink).toMatchObject({ linkType: 'untp:dpp', mimeType: 'application/json', title: 'Digital Product Passport v0.7.0', hreflang: ['en'], encryptionMethod: 'AES-256', accessRole: ['untp:accessRole#Customer'] });
+    const human = [...idr.links.values()].find((l) => l.mimeType === 'text/html' && String(l.targetUrl).includes(encodeURIComponent(rec.storageUri)));
+    expect(human).toBeDefined();
+    const q = JSON.parse(new URL(String(human!.targetUrl)).searchParams.get('q')!);
+    expect(q).toEqual({ payload: { uri: rec.storageUri, digestMultibase: rec.digestMultibase } });
+    expect(new URL(String(human!.targetUrl)).pathname).toBe('/verify');
+    expect([...idr.links.values()].some((l) => l.targetUrl === 'https://verify.example.com/api' && l.linkType === 'gs1:verificationService')).toBe(true);
+    expect(JSON.stringify(idr.calls)).not.toContain(rec.decryptionKey);
+    const local = await rig.t.call('GET', `/api/v1/identifiers/${productIdentifierId}/links?limit=100`, { token: rig.token });
+    expect(local.body.data.map((l: { published: { href: string } }) => l.published.href)).toEqual(expect.arrayContaining([rec.storageUri, 'https://verify.example.com/api']));
+    const published = await rig.t.call('GET', '/api/v1/credentials?isPublished=true', { token: rig.token });
+    expect(published.body.data.map((c: { id: string }) => c.id)).toEqual([rec.id]);
+  });
+
+  it('linkType, linkTitle and humanVerificationUrl override the defaults (reserved query parameters dropped)', async () => {
+    const res = await issue(
+      issueBody('DigitalProductPassport', '0.7.0', dpp(), {
+        storageOptions: { encrypt: false },
+        publishingOptions: { publish: true, linkType: 'untp:dpp', linkTitle: 'Passport', humanVerificationUrl: 'https://viewer.example.com/see?decryptionKey=leak&lang=en' },
+      }),
+    );
+    expect(res.status, res.text).toBe(201);
+    const rec = await record(res.body.credentialId);
+    const credentialLink = linksOf(rec.storageUri).find((l) => l.mimeType === 'application/json');
+    expect(credentialLink).toMatchObject({ title: 'Passport' });
+    expect(credentialLink).not.toHaveProperty('encryptionMethod');
+    const human = linksOf(rec.storageUri).find((l) => l.mimeType === 'text/html')!;
+    const url = new URL(String(human.targetUrl));
+    expect(url.origin + url.pathname).toBe('https://viewer.example.com/see');
+    expect(url.searchParams.get('lang')).toBe('en');
+    expect(url.searchParams.has('decryptionKey')).toBe(false);
+  });
+
+  it('a resolver failure is a warning: the credential is issued and recorded unpublished', async () => {
+    idr.failNext('error', 5);
+    const res = await issue(issueBody('DigitalProductPassport', '0.7.0', dpp(), { publishingOptions: { publish: true } }));
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'IDR_PUBLISH_UNCONFIRMED' })]);
+    expect(await record(res.body.credentialId)).toMatchObject({ isPublished: false, resolverUri: null, productId });
+  });
+
+  it('a scheme filter that names none of the subject identifiers is a warning', async () => {
+    const res = await issue(issueBody('DigitalProductPassport', '0.7.0', dpp(), { publishingOptions: { publish: true, identifierSchemeId: 'cnotascheme00000000000000' } }));
+    expect(res.status).toBe(201);
+    expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'PUBLISH_IDENTIFIER_UNKNOWN' })]);
+  });
+});
