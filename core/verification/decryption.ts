@@ -2,16 +2,18 @@ import { hexToBytes } from '../crypto/encoding.ts';
 import { parseJsonObject } from './retrieve.ts';
 import { VerificationStop } from './outcome.ts';
 
-/** The storage service's encrypted object: AES-256-GCM, each part standard base64. */
-const ENVELOPE_FIELDS = ['cipherText', 'iv', 'tag', 'type'] as const;
-
-/** A stored object is an encryption envelope when it carries the envelope's four fields. */
-export const isEncryptionEnvelope = (document: Record<string, unknown>) => ENVELOPE_FIELDS.every((field) => field in document);
+/**
+ * A stored object is the storage service's encryption envelope (`{ cipherText, iv, tag, type, contentType }`,
+ * AES-256-GCM, each part standard base64) when it carries a `cipherText`: one missing its other parts is a
+ * malformed envelope, not a credential of another kind.
+ */
+export const isEncryptionEnvelope = (document: Record<string, unknown>) => 'cipherText' in document;
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const base64Part = (document: Record<string, unknown>, field: string, length?: number): Uint8Array<ArrayBuffer> => {
   const value = document[field];
+  if (value === undefined) throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} is missing`);
   if (typeof value !== 'string' || !BASE64.test(value)) throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} is not base64`);
   const bytes = Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
   if (length !== undefined && bytes.length !== length) {

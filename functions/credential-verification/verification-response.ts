@@ -4,7 +4,8 @@ import { FAILURE_STATUS } from '../../core/verification/outcome.ts';
 import { verifyCredential } from '../../core/verification/verify-credential.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { requestDeps } from '../platform/request-deps.ts';
-import type { VerifyRequest } from './schemas.ts';
+import type { z } from '@hono/zod-openapi';
+import type { VerifyRequest, VerifyResultSchema } from './schemas.ts';
 
 /** Runs the pipeline for a request (GET or POST) and renders its report: 200 with the verdict, else the failure's status and code. */
 export const verificationResponse = async (c: Context<AppEnv>, request: VerifyRequest) => {
@@ -14,8 +15,12 @@ export const verificationResponse = async (c: Context<AppEnv>, request: VerifyRe
     throw new ApiError(FAILURE_STATUS[code], message, code === 'URI_NOT_ALLOWED' ? 'VALIDATION_FAILED' : code);
   }
   const { verified, credential, decodedCredential, warnings, error } = report.verdict;
-  return c.json(
-    { verified, credential, ...(decodedCredential ? { decodedCredential } : {}), ...(warnings.length ? { warnings } : {}), ...(error ? { error } : {}) },
-    200,
-  );
+  const body: z.infer<typeof VerifyResultSchema> = {
+    verified,
+    credential,
+    ...(decodedCredential ? { decodedCredential } : {}),
+    ...(warnings.length ? { warnings } : {}),
+    ...(error ? { error } : {}),
+  };
+  return c.json(body, 200);
 };

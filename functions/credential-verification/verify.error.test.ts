@@ -42,6 +42,7 @@ describe('422: the credential could not be checked', () => {
       [{ ...envelope, iv: Buffer.alloc(8).toString('base64') }, 'iv must be 12 bytes'],
       [{ ...envelope, cipherText: 'not base64!' }, 'cipherText is not base64'],
       [{ ...envelope, tag: 42 }, 'tag is not base64'],
+      [{ cipherText: envelope.cipherText, iv: envelope.iv, type: envelope.type }, 'tag is missing'],
     ];
     for (const [broken, why] of cases) {
       const uri = rig.source.serve('/broken-envelope', broken);
@@ -232,6 +233,8 @@ describe('400: bad input names the field, never a 500', () => {
     expect(await get(`${VERIFY_PATH}?uri=https://a.example/1&uri=https://b.example/2`)).toEqual({ status: 400, body: { error: 'uri: query parameter must not be repeated', code: 'VALIDATION_FAILED' } });
     const bad = await rig.t.call('POST', VERIFY_PATH, { rawBody: '{"uri":' });
     expect(refusal(bad)).toEqual({ status: 400, body: { error: 'Invalid JSON body', code: 'INVALID_JSON' } });
+    const form = await rig.t.call('POST', VERIFY_PATH, { rawBody: 'uri=https://example.com/vc.json', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect({ status: form.status, code: form.body.code }).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
     expect((await rig.verify([1, 2])).status).toBe(400);
     expect((await rig.verify('text')).status).toBe(400);
   });

@@ -87,7 +87,16 @@ describe('private addresses (FETCH_ALLOW_PRIVATE_URLS not true) and the per-clie
   let source: Source;
   let hits = 0;
   beforeAll(async () => {
-    t = await startTestApp({ env: { VERIFY_RATE_LIMIT_PER_MINUTE: '6' } });
+    // Names resolve as this table says; only 127.0.0.1 counts as public here, so `public.test` stands for a
+    // public host and `internal.test` for a name that resolves to a private address.
+    const names: Record<string, string> = { 'public.test': '127.0.0.1', 'internal.test': '127.0.0.2' };
+    t = await startTestApp({
+      env: { VERIFY_RATE_LIMIT_PER_MINUTE: '6' },
+      fetch: {
+        resolve: async (host) => (names[host] ? [{ address: names[host]!, family: 4 }] : Promise.reject(new Error(`no such host ${host}`))),
+        addressPolicy: (address) => address === '127.0.0.1',
+      },
+    });
     source = await startSource();
     source.routes.set('/vc.json', (_q, s) => {
       hits++;
@@ -115,6 +124,20 @@ describe('private addresses (FETCH_ALLOW_PRIVATE_URLS not true) and the per-clie
     expect(hits).toBe(0);
   });
 
+  it('a name resolving to a private address, and a redirect to one, are refused with 400 before any request to it', async () => {
+    // From a client address of its own: the previous test spent most of 127.0.0.1's allowance.
+    const post = (uri: string) => callFrom('127.0.0.5', 'POST', `${t.url}${VERIFY_PATH}`, { uri });
+    const port = new URL(source.url).port;
+    const refused = { status: 400, body: { error: 'uri: must not point to a private or reserved address', code: 'VALIDATION_FAILED' } };
+    expect(await post(`http://internal.test:${port}/vc.json`)).toMatchObject(refused);
+    source.routes.set('/to-internal', (_q, s) => s.writeHead(302, { location: `http://internal.test:${port}/vc.json` }).end());
+    expect(await post(`http://public.test:${port}/to-internal`)).toMatchObject(refused);
+    expect(hits).toBe(0);
+    // The same source reached through the permitted name is fetched (and found not to be a credential).
+    expect((await post(`http://public.test:${port}/vc.json`)).body.code).toBe('UNSUPPORTED_CREDENTIAL_TYPE');
+    expect(hits).toBe(1);
+  });
+
   it('VERIFY_RATE_LIMIT_PER_MINUTE per client address (every request counts): beyond it 429 RATE_LIMITED with Retry-After; another client is not affected', async () => {
     const client = '127.0.0.3';
     const get = (uri: string) => callFrom(client, 'GET', `${t.url}${verifyQuery({ uri })}`);
@@ -131,6 +154,6 @@ describe('private addresses (FETCH_ALLOW_PRIVATE_URLS not true) and the per-clie
     expect(other).toMatchObject({ status: 400, body: { error: 'uri: must be an absolute http or https URL' } });
     // Guarded routes are neither limited by the verify allowance nor counted in it.
     expect((await callFrom(client, 'GET', `${t.url}/api/v1/dids`)).status).toBe(401);
-    expect(hits).toBe(0);
+    expect(hits).toBe(1);
   });
 });
