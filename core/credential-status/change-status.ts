@@ -7,7 +7,6 @@ import { claimOperation, releaseClaim, settleEntry } from './entry-writes.ts';
 import { assertManagedPurpose, entryFor, findManagedCredential, providerEntry, providerInstance, type StatusEntryRow } from './managed-credential.ts';
 import { assertNoLiveOperation } from './pending-rules.ts';
 import { statusError, type StatusErrorCode } from './status-errors.ts';
-import { statusListLockFor } from './status-list-lock.ts';
 import { statusProvider, type ProviderAnswer } from './status-provider.ts';
 
 export interface StatusDeps {
@@ -45,8 +44,8 @@ const UNCHANGED: Record<Exclude<ProviderAnswer<never>, { ok: true }>['reason'], 
 
 /**
  * PUT …/status/{purpose}: one status operation. Checks (mutation enabled, purpose, record, revocation
- * irreversible, nothing pending, If-Version, entry shape, provider known), then under the list lock:
- * claim pending in a committed transaction → set the bit within CREDENTIAL_STATUS_OPERATION_BUDGET_MS
+ * irreversible, nothing pending, If-Version, entry shape, provider known), then: claim pending in a
+ * committed transaction (one operation per status list at a time) → set the bit within CREDENTIAL_STATUS_OPERATION_BUDGET_MS
  * → read it back → settle value and version. When neither the set nor the read-back gives an answer,
  * the entry stays pending (503 `STATUS_OUTCOME_UNKNOWN`) until reconcile reads the provider.
  */
@@ -64,62 +63,61 @@ export const changeStatus = async (deps: StatusDeps, change: StatusChange) => {
   const provider = await statusProvider(deps, instance);
   const context = { correlationId: deps.correlationId, credentialId: credential.id, entryId: entry.id, purpose, value: change.value, instanceId: instance.id };
 
-  return statusListLockFor(db, entry.statusListCredential, settings.lockAcquireMs, async () => {
-    const claimed = await claimOperation(db, entry, instance.id, {
-      value: change.value,
-      ifVersion: change.ifVersion,
-      budgetMs: settings.operationBudgetMs,
-      graceMs: settings.reconcileGraceMs,
-      provider: provider.fingerprint,
-    });
-    const since = claimed.pendingSince!;
-    const deadline = claimed.pendingDeadline!.getTime();
-
-    const settle = async (observed: boolean) => {
-      let row: StatusEntryRow | undefined;
-      try {
-        row = await settleEntry(db, entry.id, observed, { pendingSince: since });
-      } catch (error) {
-        logger.warn('Status operation reached the VC service but its record could not be written; the entry stays pending', { ...context, observed, error: String(error) });
-        throw statusError('STATUS_PERSISTENCE_FAILED');
-      }
-      if (!row) throw statusError('STATUS_PERSISTENCE_UNCERTAIN');
-      return row;
-    };
-
-    const set = await provider.set(target, entry.statusListIssuer, change.value, deadline);
-    const readBack = await provider.read(target, entry.statusListIssuer, deadline);
-    if (set.ok) {
-      // Acknowledged: the read-back confirms it; without one, the acknowledgement stands.
-      const observed = readBack.ok ? readBack.value : change.value;
-      const row = await settle(observed);
-      if (observed !== change.value) {
-        logger.warn('VC service acknowledged a status change its list does not show', { ...context, observed });
-        throw statusError('STATUS_OUTCOME_MISMATCH');
-      }
-      return changeResult(row);
-    }
-    if (readBack.ok) {
-      const row = await settle(readBack.value);
-      if (readBack.value === change.value) return changeResult(row);
-      logger.warn('VC service did not change the status bit', { ...context, reason: set.reason, detail: set.detail });
-      throw statusError(UNCHANGED[set.reason]);
-    }
-    if (set.reason === 'rejected') {
-      // A refusal changed nothing upstream: end the claim without touching value or version.
-      await releaseClaim(db, entry.id, since).catch((error: unknown) =>
-        logger.warn('A refused status operation could not release its claim; reconcile the entry', { ...context, error: String(error) }),
-      );
-      logger.warn('VC service refused a status change', { ...context, detail: set.detail });
-      throw statusError('VC_REJECTED');
-    }
-    logger.warn('Status operation outcome unknown; the entry stays pending until reconciled', {
-      ...context,
-      reason: set.reason,
-      detail: set.detail,
-      readBack: readBack.detail,
-      deadline: new Date(deadline).toISOString(),
-    });
-    throw statusError(set.reason === 'invalid' ? 'VC_STATUS_RESPONSE_INVALID' : 'STATUS_OUTCOME_UNKNOWN');
+  const claimed = await claimOperation(db, entry, instance.id, {
+    value: change.value,
+    ifVersion: change.ifVersion,
+    budgetMs: settings.operationBudgetMs,
+    graceMs: settings.reconcileGraceMs,
+    lockAcquireMs: settings.lockAcquireMs,
+    provider: provider.fingerprint,
   });
+  const since = claimed.pendingSince!;
+  const deadline = claimed.pendingDeadline!.getTime();
+
+  const settle = async (observed: boolean) => {
+    let row: StatusEntryRow | undefined;
+    try {
+      row = await settleEntry(db, entry.id, observed, { pendingSince: since });
+    } catch (error) {
+      logger.warn('Status operation reached the VC service but its record could not be written; the entry stays pending', { ...context, observed, error: String(error) });
+      throw statusError('STATUS_PERSISTENCE_FAILED');
+    }
+    if (!row) throw statusError('STATUS_PERSISTENCE_UNCERTAIN');
+    return row;
+  };
+
+  const set = await provider.set(target, entry.statusListIssuer, change.value, deadline);
+  const readBack = await provider.read(target, entry.statusListIssuer, deadline);
+  if (set.ok) {
+    // Acknowledged: the read-back confirms it; without one, the acknowledgement stands.
+    const observed = readBack.ok ? readBack.value : change.value;
+    const row = await settle(observed);
+    if (observed !== change.value) {
+      logger.warn('VC service acknowledged a status change its list does not show', { ...context, observed });
+      throw statusError('STATUS_OUTCOME_MISMATCH');
+    }
+    return changeResult(row);
+  }
+  if (readBack.ok) {
+    const row = await settle(readBack.value);
+    if (readBack.value === change.value) return changeResult(row);
+    logger.warn('VC service did not change the status bit', { ...context, reason: set.reason, detail: set.detail });
+    throw statusError(UNCHANGED[set.reason]);
+  }
+  if (set.reason === 'rejected') {
+    // A refusal changed nothing upstream: end the claim without touching value or version.
+    await releaseClaim(db, entry.id, since).catch((error: unknown) =>
+      logger.warn('A refused status operation could not release its claim; reconcile the entry', { ...context, error: String(error) }),
+    );
+    logger.warn('VC service refused a status change', { ...context, detail: set.detail });
+    throw statusError('VC_REJECTED');
+  }
+  logger.warn('Status operation outcome unknown; the entry stays pending until reconciled', {
+    ...context,
+    reason: set.reason,
+    detail: set.detail,
+    readBack: readBack.detail,
+    deadline: new Date(deadline).toISOString(),
+  });
+  throw statusError(set.reason === 'invalid' ? 'VC_STATUS_RESPONSE_INVALID' : 'STATUS_OUTCOME_UNKNOWN');
 };

@@ -1,44 +1,73 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { credentialStatusEntries, serviceInstances } from '../../db/schema/index.ts';
 import type { StatusEntryRow } from './managed-credential.ts';
 import { statusError } from './status-errors.ts';
 import { assertNoLiveOperation } from './pending-rules.ts';
+import { lockStatusList } from './status-list-lock.ts';
 
 const entries = credentialStatusEntries;
 
 /**
  * Claims a status operation: commits the pending value and its deadline before the VC service is
- * called, fenced on the version the caller read and on no other operation being pending. The VC
- * instance row is share-locked meanwhile, so a config change or delete (which lock it for update and
- * then look for pending entries) either sees this claim or finishes before it.
+ * called, fenced on the version the caller read and on no other operation being pending.
+ *
+ * One operation per status list at a time (a VC service may re-sign a list as read-modify-write, so
+ * two changes at once could lose one): a live pending entry on the same list (before its deadline
+ * plus grace) holds the list, and claims wait for it up to CREDENTIAL_STATUS_LOCK_ACQUIRE_MS, then
+ * 503 `STATUS_LIST_BUSY`. The list's advisory lock is held only while a claim is checked and
+ * written, so no connection is held across the VC call and a crashed operation frees the list at its
+ * deadline. The VC instance row is share-locked meanwhile, so a config change or delete (which lock
+ * it for update, then look for pending entries) either sees this claim or finishes before it.
  */
 export const claimOperation = async (
   db: Database,
   entry: StatusEntryRow,
   instanceId: string,
-  claim: { value: boolean; ifVersion: number; budgetMs: number; graceMs: number; provider: string },
-) =>
-  db.transaction(async (tx) => {
-    const [instance] = await tx.select({ id: serviceInstances.id }).from(serviceInstances).where(eq(serviceInstances.id, instanceId)).for('share');
-    if (!instance) throw statusError('STATUS_METADATA_UNAVAILABLE');
-    const since = new Date();
-    const [claimed] = await tx
-      .update(entries)
-      .set({
-        pendingValue: claim.value,
-        pendingSince: since,
-        pendingDeadline: new Date(since.getTime() + claim.budgetMs),
-        pendingProvider: claim.provider,
-        updatedAt: since,
-      })
-      .where(and(eq(entries.id, entry.id), eq(entries.version, claim.ifVersion), isNull(entries.pendingSince)))
-      .returning();
+  claim: { value: boolean; ifVersion: number; budgetMs: number; graceMs: number; lockAcquireMs: number; provider: string },
+) => {
+  const waitUntil = Date.now() + claim.lockAcquireMs;
+  for (;;) {
+    const claimed = await db.transaction(async (tx) => {
+      await lockStatusList(tx, entry.statusListCredential, waitUntil - Date.now());
+      const [instance] = await tx.select({ id: serviceInstances.id }).from(serviceInstances).where(eq(serviceInstances.id, instanceId)).for('share');
+      if (!instance) throw statusError('STATUS_METADATA_UNAVAILABLE');
+      const since = new Date();
+      const [holder] = await tx
+        .select({ id: entries.id })
+        .from(entries)
+        .where(
+          and(
+            eq(entries.statusListCredential, entry.statusListCredential),
+            isNotNull(entries.pendingSince),
+            gt(entries.pendingDeadline, new Date(since.getTime() - claim.graceMs)),
+            ne(entries.id, entry.id),
+          ),
+        )
+        .limit(1);
+      if (holder) return undefined;
+      const [row] = await tx
+        .update(entries)
+        .set({
+          pendingValue: claim.value,
+          pendingSince: since,
+          pendingDeadline: new Date(since.getTime() + claim.budgetMs),
+          pendingProvider: claim.provider,
+          updatedAt: since,
+        })
+        .where(and(eq(entries.id, entry.id), eq(entries.version, claim.ifVersion), isNull(entries.pendingSince)))
+        .returning();
+      if (row) return row;
+      const [now] = await tx.select().from(entries).where(eq(entries.id, entry.id));
+      if (now) assertNoLiveOperation(now, claim.graceMs);
+      throw statusError('VERSION_CONFLICT');
+    });
     if (claimed) return claimed;
-    const [now] = await tx.select().from(entries).where(eq(entries.id, entry.id));
-    if (now) assertNoLiveOperation(now, claim.graceMs);
-    throw statusError('VERSION_CONFLICT');
-  });
+    const left = waitUntil - Date.now();
+    if (left <= 0) throw statusError('STATUS_LIST_BUSY');
+    await new Promise((resolve) => setTimeout(resolve, Math.min(100, left)));
+  }
+};
 
 /**
  * Records what the provider's list shows and ends the pending operation, fenced on `where` (the

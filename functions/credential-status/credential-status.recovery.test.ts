@@ -52,7 +52,9 @@ beforeEach(() => proxy.reset());
 
 const SET = /setBitstringStatus/;
 const CHECK = /checkBitstringStatus/;
-const credential = (purposes = ['suspension']) => recordCredential(t, { tenantId, vc, instanceId, did, purposes });
+/** A credential on status lists of its own (a fresh issuer DID), so a pending operation of one test never holds another's list. */
+const credential = async (purposes = ['suspension'], issuer?: string) =>
+  recordCredential(t, { tenantId, vc, instanceId, did: issuer ?? (await vcAdapterOf(vc).createDid(`recovery-${crypto.randomUUID().slice(0, 8)}.example.com`)).did, purposes });
 const put = (id: string, purpose: string, value: boolean, version: number) =>
   t.call('PUT', `/api/v1/credentials/${id}/status/${purpose}`, { token, body: { value }, headers: { 'if-version': String(version) } });
 const reconcile = (id: string, purpose: string, version: number) =>
@@ -221,7 +223,22 @@ describe('an operation whose answer is lost or wrong but whose read-back works',
 });
 
 describe('the status-list lock', () => {
-  it('held elsewhere for longer than CREDENTIAL_STATUS_LOCK_ACQUIRE_MS: 503 STATUS_LIST_BUSY, nothing claimed or sent', async () => {
+  it('a live operation on another entry of the same list holds it: 503 STATUS_LIST_BUSY after the wait; once that operation is past its deadline and grace, the list is free', async () => {
+    const issuer = (await vcAdapterOf(vc).createDid('shared-list.example.com')).did;
+    const first = await credential(['suspension'], issuer);
+    const second = await credential(['suspension'], issuer);
+    expect(second.entries[0]!.statusListCredential).toBe(first.entries[0]!.statusListCredential);
+    proxy.rule(/./, 'down');
+    expect((await put(first.id, 'suspension', true, 1)).body.code).toBe('STATUS_OUTCOME_UNKNOWN');
+    proxy.reset();
+    const busy = await put(second.id, 'suspension', true, 1);
+    expect(busy.status).toBe(503);
+    expect(busy.body.code).toBe('STATUS_LIST_BUSY');
+    expect(await entryRow(t, second.entries[0]!.id)).toMatchObject({ value: false, version: 1, pendingSince: null });
+    await outlive((await entryView(first.id)).pending);
+    expect((await put(second.id, 'suspension', true, 1)).body).toMatchObject({ value: true, version: 2 });
+  });
+  it('its advisory lock held elsewhere for longer than CREDENTIAL_STATUS_LOCK_ACQUIRE_MS: 503 STATUS_LIST_BUSY, nothing claimed or sent', async () => {
     const { id, entries } = await credential();
     const entry = entries[0]!;
     const sent = proxy.forwarded.length;

@@ -39,7 +39,9 @@ afterAll(async () => {
 /** A VC instance (behind the proxy) with a credential whose suspension operation is left pending. */
 const instanceWithPendingOperation = async () => {
   const instance = await insertVcInstance(t.db, t.services.secretBox, tenantId, { url: proxy.url, apiKey: vc.apiKey });
-  const { id } = await recordCredential(t, { tenantId, vc, instanceId: instance.id, did, purposes: ['suspension'] });
+  // An issuer of its own: its status list is held by this pending operation alone.
+  const issuer = (await vcAdapterOf(vc).createDid(`pending-${crypto.randomUUID().slice(0, 8)}.example.com`)).did;
+  const { id } = await recordCredential(t, { tenantId, vc, instanceId: instance.id, did: issuer, purposes: ['suspension'] });
   proxy.rule(/./, 'down');
   const res = await t.call('PUT', `/api/v1/credentials/${id}/status/suspension`, { token, body: { value: true }, headers: { 'if-version': '1' } });
   proxy.reset();
