@@ -70,11 +70,11 @@ export const claimOperation = async (
 };
 
 /**
- * Records what the provider's list shows and ends the pending operation, fenced on `where` (the
- * claim's `pendingSince` for an operation, the read version for a reconcile). Zero rows when another
- * request settled it first.
+ * Records what the provider's list shows and ends the pending operation, fenced on the pending
+ * operation the caller saw (`pendingSince`, null for none: a claim made meanwhile is never erased) and,
+ * for a reconcile, the version it read. Zero rows when another request got there first.
  */
-export const settleEntry = async (db: Database, entryId: string, observed: boolean, fence: { pendingSince?: Date; version?: number }) => {
+export const settleEntry = async (db: Database, entryId: string, observed: boolean, fence: { pendingSince: Date | null; version?: number }) => {
   const now = new Date();
   const [row] = await db
     .update(entries)
@@ -92,7 +92,7 @@ export const settleEntry = async (db: Database, entryId: string, observed: boole
     .where(
       and(
         eq(entries.id, entryId),
-        fence.pendingSince ? eq(entries.pendingSince, fence.pendingSince) : undefined,
+        fence.pendingSince ? eq(entries.pendingSince, fence.pendingSince) : isNull(entries.pendingSince),
         fence.version !== undefined ? eq(entries.version, fence.version) : undefined,
       ),
     )

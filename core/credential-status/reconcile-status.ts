@@ -45,7 +45,8 @@ export const reconcileStatus = async (deps: StatusDeps, request: StatusReconcile
     logger.warn('Status reconcile could not read the provider', { correlationId: deps.correlationId, entryId: entry.id, reason: read.reason, detail: read.detail });
     throw statusError(read.reason === 'invalid' ? 'VC_STATUS_RESPONSE_INVALID' : read.reason === 'rejected' ? 'VC_REJECTED' : 'VC_SERVICE_UNAVAILABLE');
   }
-  const row = await settleEntry(db, entry.id, read.value, { version: request.ifVersion });
+  const row = await settleEntry(db, entry.id, read.value, { version: request.ifVersion, pendingSince: entry.pendingSince });
+  // Another reconcile settled it, or an operation claimed it meanwhile (its own settle records the outcome).
   if (!row) throw statusError('VERSION_CONFLICT');
   if (entry.pendingSince || entry.value !== read.value) {
     logger.warn('Status entry reconciled against the provider', {
