@@ -45,9 +45,10 @@ const UNCHANGED: Record<Exclude<ProviderAnswer<never>, { ok: true }>['reason'], 
 /**
  * PUT …/status/{purpose}: one status operation. Checks (mutation enabled, purpose, record, revocation
  * irreversible, nothing pending, If-Version, entry shape, provider known), then: claim pending in a
- * committed transaction (one operation per status list at a time) → set the bit within CREDENTIAL_STATUS_OPERATION_BUDGET_MS
- * → read it back → settle value and version. When neither the set nor the read-back gives an answer,
- * the entry stays pending (503 `STATUS_OUTCOME_UNKNOWN`) until reconcile reads the provider.
+ * committed transaction (one operation per status list at a time) → set the bit within
+ * CREDENTIAL_STATUS_OPERATION_BUDGET_MS → read it back → settle value and version. When neither the
+ * set nor the read-back gives an answer, the entry stays pending (503 `STATUS_OUTCOME_UNKNOWN`) until
+ * reconcile reads the provider.
  */
 export const changeStatus = async (deps: StatusDeps, change: StatusChange) => {
   const { db, settings, logger } = deps;

@@ -212,6 +212,16 @@ describe('an operation whose answer is lost or wrong but whose read-back works',
     expect((await entryView(second.id)).pending).toMatchObject({ value: true });
   });
 
+  it('refused while the read-back is down: 422 VC_REJECTED and the claim ends (a refusal changed nothing)', async () => {
+    const { id, entries } = await credential();
+    proxy.rule(SET, 'refuse');
+    proxy.rule(CHECK, 'down');
+    const res = await put(id, 'suspension', true, 1);
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('VC_REJECTED');
+    expect(await entryRow(t, entries[0]!.id)).toMatchObject({ value: false, version: 1, pendingSince: null, pendingValue: null });
+  });
+
   it('acknowledged but the list shows the other bit: 409 STATUS_OUTCOME_MISMATCH, the observed bit recorded', async () => {
     const { id, entries } = await credential();
     proxy.rule(SET, 'ack-only');

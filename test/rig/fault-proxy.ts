@@ -6,9 +6,10 @@ import type { AddressInfo } from 'node:net';
  * connection without forwarding (the service unreachable); `lose-answer` forwards it, lets the real
  * service act on it, then drops the connection (a crash between the call and its answer); `garble`
  * forwards it and answers 200 with a body of the wrong shape; `ack-only` answers 200 `{"status": true}`
- * without forwarding (an acknowledgement the service did not act on).
+ * without forwarding (an acknowledgement the service did not act on); `refuse` answers 400 without
+ * forwarding (a refusal).
  */
-export type FaultMode = 'pass' | 'down' | 'lose-answer' | 'garble' | 'ack-only';
+export type FaultMode = 'pass' | 'down' | 'lose-answer' | 'garble' | 'ack-only' | 'refuse';
 
 export interface FaultProxy {
   url: string;
@@ -42,6 +43,7 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     req.on('end', async () => {
       const mode = modeOf(req.url ?? '/');
       if (mode === 'down') return req.socket.destroy();
+      if (mode === 'refuse') return res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_argument: refused by the test"}');
       if (mode === 'ack-only') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true}');
       try {
         const answer = await forward(req, Buffer.concat(chunks));
