@@ -232,6 +232,47 @@ describe('an operation whose answer is lost or wrong but whose read-back works',
   });
 });
 
+describe('the record write after the VC service acted', () => {
+  /** A test-only trigger on this test database makes the settling update of entries fail or vanish. */
+  const breakSettle = (effect: 'fail' | 'skip') =>
+    t.db.execute(
+      sql.raw(`create or replace function break_settle() returns trigger language plpgsql as $$ begin
+        ${effect === 'fail' ? "raise exception 'settle broken by the test'" : 'return null'}; end $$;
+        create trigger break_settle before update on credential_status_entries for each row
+        when (old.pending_since is not null and new.pending_since is null) execute function break_settle();`),
+    );
+  const repairSettle = () => t.db.execute(sql.raw('drop trigger if exists break_settle on credential_status_entries'));
+
+  it('fails: 503 STATUS_PERSISTENCE_FAILED, the entry stays pending; reconcile records the changed bit', async () => {
+    const { id, entries } = await credential();
+    await breakSettle('fail');
+    try {
+      const res = await put(id, 'suspension', true, 1);
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('STATUS_PERSISTENCE_FAILED');
+    } finally {
+      await repairSettle();
+    }
+    expect(await providerBit(vc, entries[0]!)).toBe(true);
+    const pending = await entryView(id);
+    expect(pending).toMatchObject({ value: false, version: 1, pending: { value: true } });
+    await outlive(pending.pending);
+    expect((await reconcile(id, 'suspension', 1)).body).toMatchObject({ value: true, version: 2, pending: null });
+  });
+
+  it('finds the operation already settled by someone else: 503 STATUS_PERSISTENCE_UNCERTAIN', async () => {
+    const { id } = await credential();
+    await breakSettle('skip');
+    try {
+      const res = await put(id, 'suspension', true, 1);
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('STATUS_PERSISTENCE_UNCERTAIN');
+    } finally {
+      await repairSettle();
+    }
+  });
+});
+
 describe('the status-list lock', () => {
   it('a live operation on another entry of the same list holds it: 503 STATUS_LIST_BUSY after the wait; once that operation is past its deadline and grace, the list is free', async () => {
     const issuer = (await vcAdapterOf(vc).createDid('shared-list.example.com')).did;
