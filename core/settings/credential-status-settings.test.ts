@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { runProgram } from '../../test/rig/program.ts';
+import { TEST_ENCRYPTION_KEY } from '../../test/rig/test-settings.ts';
 import { readStatusLockAcquireMs, readStatusOperationSettings } from './credential-status-settings.ts';
 import { readWebSettings } from './web-settings.ts';
 
@@ -43,5 +45,24 @@ describe('credential status settings (web)', () => {
     for (const value of ['0', 'soon', '-5', 'ms100']) expect(readStatusLockAcquireMs({ CREDENTIAL_STATUS_LOCK_ACQUIRE_MS: value }, warn)).toBe(2000);
     expect(warnings).toHaveLength(4);
     expect(warnings[0]).toMatch(/CREDENTIAL_STATUS_LOCK_ACQUIRE_MS/);
+  });
+});
+
+describe('web boot', () => {
+  it('fails with one line naming an invalid status setting', async () => {
+    // One process start is slow; the other variables' refusals are covered by the reader tests above.
+    for (const [name, value] of [['CREDENTIAL_STATUS_MUTATION_ENABLED', 'yes']] as const) {
+      const run = runProgram('functions/server.ts', {
+        RI_APP_URL: 'http://127.0.0.1:3003',
+        AUTH_OIDC_ISSUER: 'http://127.0.0.1:9',
+        RI_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        [name]: value,
+      });
+      expect(await run.exited).toBe(1);
+      const lines = run.output().stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^Web boot failed: .*${name}`));
+    }
   });
 });
