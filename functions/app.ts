@@ -18,8 +18,9 @@ import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
 import { credentialStatusApp } from './credential-status/index.ts';
-import { credentialsApp } from './credentials/index.ts';
+import { verifyPageApp } from './verify-page/index.ts';
 import { credentialVerificationApp } from './credential-verification/index.ts';
+import { credentialsApp } from './credentials/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -60,6 +61,7 @@ export const buildApp = (provideServices: ServicesProvider) => {
   app.route('/api/health', healthApp);
   app.route('/auth', authApp);
   for (const [path, group] of sharedPrefixGroups) app.route(`${API_PREFIX}${path}`, group);
+  app.route('/verify', verifyPageApp);
   for (const [path, group] of Object.entries(apiGroups)) app.route(`${API_PREFIX}${path}`, group);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);

@@ -24,7 +24,7 @@ const mismatch = () => new ApiError(422, 'Idempotency-Key: was already used with
  * replays its answer; another body is 422; an unfinished claim is 409 unless it is stale, then it is
  * taken over (only one caller wins the takeover).
  */
-export const claimIdempotencyKey = async (db: Database, box: SecretBox, request: ClaimRequest): Promise<ClaimOutcome> => {
+export const claimIdempotencyKey = async (db: Database, box: SecretBox, request: ClaimRequest, attempt = 0): Promise<ClaimOutcome> => {
   const [claimed] = await db
     .insert(idempotencyKeys)
     .values({ tenantId: request.tenantId, operation: request.operation, key: request.key, bodyDigest: request.bodyDigest })
@@ -36,8 +36,11 @@ export const claimIdempotencyKey = async (db: Database, box: SecretBox, request:
     .select()
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.tenantId, request.tenantId), eq(idempotencyKeys.operation, request.operation), eq(idempotencyKeys.key, request.key)));
-  // Released between our insert and read: try once more from the start.
-  if (!existing) return claimIdempotencyKey(db, box, request);
+  // Released between our insert and read: start again (a key released over and over is simply busy).
+  if (!existing) {
+    if (attempt >= 2) throw inFlight();
+    return claimIdempotencyKey(db, box, request, attempt + 1);
+  }
   if (existing.bodyDigest !== request.bodyDigest) throw mismatch();
   if (existing.finalisedAt && existing.sealedResponse) {
     return { kind: 'replay', response: await box.decryptJson(existing.sealedResponse) };

@@ -1,4 +1,5 @@
 import { hexToBytes } from '../crypto/encoding.ts';
+import { MAX_DOCUMENT_DEPTH, withinDepth } from './json-depth.ts';
 import { parseJsonObject } from './retrieve.ts';
 import { VerificationStop } from './outcome.ts';
 
@@ -51,5 +52,6 @@ export const decryptEnvelope = async (envelope: Record<string, unknown>, decrypt
   }
   const document = parseJsonObject(plaintext);
   if (!document) throw new VerificationStop('DECRYPTED_NOT_JSON', 'The decrypted credential is not a JSON object');
+  if (!withinDepth(document)) throw new VerificationStop('INVALID_RESPONSE', `The decrypted credential nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
   return { bytes: plaintext, document };
 };

@@ -1,4 +1,5 @@
 import { decodeJwt } from 'jose';
+import { withinDepth } from './json-depth.ts';
 import { VerificationStop, type EnvelopedCredential } from './outcome.ts';
 
 const ENVELOPED = 'EnvelopedVerifiableCredential';
@@ -17,10 +18,11 @@ export const requireEnvelopedCredential = (document: Record<string, unknown>): E
   return document as EnvelopedCredential;
 };
 
-/** The JWS payload as a JSON object (not verified here), or undefined when it is not one. */
+/** The JWS payload as a JSON object (not verified here), or undefined when it is not one or nests too deep to show. */
 export const decodeEnvelopedPayload = (credential: EnvelopedCredential): Record<string, unknown> | undefined => {
   try {
-    return decodeJwt(credential.id.slice(credential.id.indexOf(',') + 1)) as Record<string, unknown>;
+    const payload = decodeJwt(credential.id.slice(credential.id.indexOf(',') + 1)) as Record<string, unknown>;
+    return withinDepth(payload) ? payload : undefined;
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { GuardedFetchError, type Fetcher } from '../net/fetcher.ts';
 import { publicUrlProblem } from '../net/public-url.ts';
+import { MAX_DOCUMENT_DEPTH, withinDepth } from './json-depth.ts';
 import { VerificationStop } from './outcome.ts';
 
 export interface Retrieved {
@@ -44,6 +45,7 @@ export const retrieve = async (fetcher: Fetcher, uri: string, allowPrivateUrls: 
   if (!response.ok) throw new VerificationStop('UPSTREAM_ERROR', `The credential could not be retrieved: the source answered HTTP ${response.status}`);
   const document = parseJsonObject(bytes);
   if (!document) throw new VerificationStop('INVALID_RESPONSE', 'The resource at uri is not a JSON object');
+  if (!withinDepth(document)) throw new VerificationStop('INVALID_RESPONSE', `The resource at uri nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
   return { bytes, document };
 };
 

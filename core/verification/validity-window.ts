@@ -11,7 +11,8 @@ export const validityProblem = (credential: Record<string, unknown>, now: Date):
   };
   const from = bound('validFrom');
   const until = bound('validUntil');
-  if (typeof from === 'string' || typeof until === 'string') return `${from === 'validFrom' ? 'validFrom' : 'validUntil'} is not a date-time`;
+  if (typeof from === 'string') return 'validFrom is not a date-time';
+  if (typeof until === 'string') return 'validUntil is not a date-time';
   if (from !== undefined && from > now.getTime()) return `The credential is not valid before ${new Date(from).toISOString()}`;
   if (until !== undefined && until < now.getTime()) return `The credential expired at ${new Date(until).toISOString()}`;
   return undefined;

@@ -54,7 +54,7 @@ const verifyWithSystemVc = async (deps: VerificationDeps, credential: EnvelopedC
 /** Proof, status and validity window of an enveloped credential, recorded in `checks`. */
 const judge = async (deps: VerificationDeps, credential: EnvelopedCredential, checks: Checks, now: Date): Promise<Verdict> => {
   const result = await verifyWithSystemVc(deps, credential);
-  const decodedCredential = result.document ?? decodeEnvelopedPayload(credential);
+  const decodedCredential = decodeEnvelopedPayload(credential);
   const warnings: string[] = [];
   let error: Verdict['error'];
   const reason = result.error?.message ?? 'The credential did not verify';

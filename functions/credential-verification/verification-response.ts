@@ -22,5 +22,6 @@ export const verificationResponse = async (c: Context<AppEnv>, request: VerifyRe
     ...(warnings.length ? { warnings } : {}),
     ...(error ? { error } : {}),
   };
-  return c.json(body, 200);
+  // The answer may hold a decrypted credential: no cache along the way may keep it.
+  return c.json(body, 200, { 'cache-control': 'no-store' });
 };

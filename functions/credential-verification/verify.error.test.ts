@@ -108,6 +108,33 @@ describe('422: the credential could not be checked', () => {
   });
 });
 
+describe('documents nested too deep to serialise again: refused or left undecoded, never a 500', () => {
+  const deep = (levels: number) => JSON.parse(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
+
+  it('a resource (or a decrypted one) nesting past 64 levels is INVALID_RESPONSE; 100,000 levels too', async () => {
+    for (const levels of [65, 100_000]) {
+      const uri = rig.source.serve('/deep', `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
+      expect(refusal(await rig.verify({ uri }))).toEqual({ status: 422, body: { error: 'The resource at uri nests deeper than 64 levels', code: 'INVALID_RESPONSE' } });
+    }
+    const { envelope, decryptionKey } = encryptToEnvelope(JSON.stringify(deep(65)), 'application/json');
+    const uri = rig.source.serve('/deep-inside', envelope);
+    expect(refusal(await rig.verify({ uri, decryptionKey }))).toEqual({ status: 422, body: { error: 'The decrypted credential nests deeper than 64 levels', code: 'INVALID_RESPONSE' } });
+    const shallow = await rig.store(await rig.issue({ credentialSubject: deep(50) }));
+    expect((await rig.verify({ uri: shallow.uri })).body.verified).toBe(true);
+  });
+
+  it('a forged JWS whose payload nests 100,000 levels: not verified (integrity), no decodedCredential', async () => {
+    const enveloped = (await rig.issue()) as { id: string };
+    const [header, , signature] = jwsOf(enveloped).split('.');
+    const payload = Buffer.from(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`).toString('base64url');
+    const uri = rig.source.serve('/deep-jws', { ...enveloped, id: `data:application/vc+jwt,${header}.${payload}.${signature}` });
+    const res = await rig.verify({ uri });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ verified: false, error: { type: 'integrity' } });
+    expect(res.body.decodedCredential).toBeUndefined();
+  });
+});
+
 describe('200 verified: false with the reason', () => {
   it('revoked → status; suspended → status; the decoded credential is still shown', async () => {
     for (const purpose of ['revocation', 'suspension']) {
@@ -134,6 +161,7 @@ describe('200 verified: false with the reason', () => {
       [{ validFrom: '2020-01-01T00:00:00Z', validUntil: '2021-01-01T00:00:00Z' }, /expired at 2021-01-01T00:00:00.000Z/],
       [{ validFrom: '2999-01-01T00:00:00Z' }, /not valid before 2999-01-01T00:00:00.000Z/],
       [{ validFrom: 'soon' }, /validFrom is not a date-time/],
+      [{ validUntil: 42 }, /validUntil is not a date-time/],
     ];
     for (const [window, message] of cases) {
       const stored = await rig.store(await rig.issue(window));

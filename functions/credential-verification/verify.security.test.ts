@@ -67,8 +67,12 @@ describe('public route, open to strangers', () => {
     const stored = await rig.store(await rig.issue(), { encrypt: true });
     const key = stored.decryptionKey!;
     const before = logLines.length;
-    expect((await rig.verify({ uri: stored.uri, decryptionKey: key })).body.verified).toBe(true);
-    expect((await rig.t.call('GET', verifyQuery({ uri: stored.uri, decryptionKey: key }))).body.verified).toBe(true);
+    const posted = await rig.verify({ uri: stored.uri, decryptionKey: key });
+    expect(posted.body.verified).toBe(true);
+    const got = await rig.t.call('GET', verifyQuery({ uri: stored.uri, decryptionKey: key }));
+    expect(got.body.verified).toBe(true);
+    // The decrypted credential is in the answer: no cache may keep it.
+    expect([posted.headers.get('cache-control'), got.headers.get('cache-control')]).toEqual(['no-store', 'no-store']);
     expect((await rig.verify({ uri: stored.uri, decryptionKey: 'cd'.repeat(32) })).status).toBe(422);
     await pointVcInstance(rig.t, SYSTEM_SERVICE_IDS.VC, await unreachableVc());
     try {

@@ -1,11 +1,16 @@
 import { count } from 'drizzle-orm';
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { issuanceDeps } from '../../core/credentials/issuance-deps.ts';
+import { isDispatchedFault } from '../../core/credentials/issuance-fault.ts';
+import { parseIssuanceRequest } from '../../core/credentials/issuance-request.ts';
+import { issueCredential } from '../../core/credentials/issue-credential.ts';
 import { credentials, libraryRecords } from '../../db/schema/index.ts';
 import { insertDidRecord, insertVcInstance, unreachableVc } from '../../test/rig/did-fixtures.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, storageConfig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
 import { freePort } from '../../test/rig/postgres-server.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
+import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 
 let rig: IssuanceRig;
 let tenantId: string;
@@ -113,6 +118,22 @@ describe('POST /credentials: data model, payload and issuer', () => {
     expect(res.body.pointer).toBe('/relatedNotes/remark');
   });
 
+  it.each([
+    ['@context a number', { '@context': 5 }],
+    ['@context an unreachable URL', { '@context': ['https://www.w3.org/ns/credentials/v2', 'https://contexts.invalid/none.jsonld'] }],
+    ['issuer a number', { issuer: 5 }],
+    ['credentialSubject an empty array', { credentialSubject: [] }],
+    ['validFrom not a date', { validFrom: 'soon' }],
+    ['type a string', { type: 'DigitalProductPassport' }],
+    ['a context entry whose term @id is not a string', { '@context': ['https://www.w3.org/ns/credentials/v2', { bad: { '@id': 5 } }] }],
+  ])('a payload with %s is a 400, never a 500', async (_name, patch) => {
+    const before = await recordCount();
+    const res = await issue(issueBody('DigitalProductPassport', '0.7.0', { ...dpp(), ...patch }));
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error).toMatch(/^credentialPayload/);
+    expect(await recordCount()).toEqual(before);
+  });
+
   it('a payload without an issuer fails its schema first (the issuer rule comes after the payload checks)', async () => {
     const { issuer: _i, ...withoutIssuer } = dpp();
     const res = await refused(issueBody('DigitalProductPassport', '0.7.0', withoutIssuer), 400, 'SCHEMA_DOCUMENT_INVALID', 'credentialPayload');
@@ -147,6 +168,15 @@ describe('POST /credentials: upstream failures', () => {
     await refused(issuedBy(did.did), 502, 'VC_UNAVAILABLE', 'The VC service is unavailable');
     expect(await storedObjects()).toBe(storedBefore);
     expect(storedBefore).toBeGreaterThan(0);
+  });
+
+  it('a DID whose key the VC service does not hold is 422 VC_REJECTED with nothing recorded', async () => {
+    const imported = await rig.t.call('POST', '/api/v1/dids/import', {
+      token: rig.token,
+      body: { did: 'did:web:imported.example.com', method: 'DID_WEB', keyId: 'not-held', serviceInstanceId: SYSTEM_SERVICE_IDS.VC },
+    });
+    expect(imported.status, imported.text).toBe(201);
+    await refused(issuedBy('did:web:imported.example.com'), 422, 'VC_REJECTED', /^The VC service refused to (sign|mint)/);
   });
 
   it('the storage service down after signing is 502 STORAGE_UNAVAILABLE, nothing recorded, and a warn line names the signed credential', async () => {
@@ -184,5 +214,33 @@ describe('GET /credentials: bad input', () => {
         expect(res.body).toEqual({ error: 'Credential not found', code: 'NOT_FOUND' });
       }
     }
+  });
+});
+
+describe('issueCredential for batch items: whether a failure came after the sign request', () => {
+  const issueDirect = async (body: unknown) => {
+    const deps = issuanceDeps(rig.t.services);
+    try {
+      await issueCredential(deps, tenantId, parseIssuanceRequest(body, deps.issuance));
+    } catch (error) {
+      return error;
+    }
+    throw new Error('issued');
+  };
+
+  it('refusals and a VC service down before signing are not dispatched; a storage failure after signing is', async () => {
+    expect(isDispatchedFault(await issueDirect(issueBody('DigitalPassport', '0.7.0', dpp())))).toBe(false);
+    const down = await insertVcInstance(rig.t.db, rig.t.services.secretBox, tenantId, await unreachableVc());
+    const did = await insertDidRecord(rig.t.db, { tenantId, did: 'did:web:down-direct.example.com', type: 'MANAGED', status: 'ACTIVE', serviceInstanceId: down.id });
+    const vcDown = await issueDirect(issuedBy(did.did));
+    expect(vcDown).toMatchObject({ status: 502, code: 'VC_UNAVAILABLE' });
+    expect(isDispatchedFault(vcDown)).toBe(false);
+    const [storage] = await rig.t.db
+      .insert(serviceInstances)
+      .values({ tenantId, serviceType: 'STORAGE', adapterType: 'STORAGE_ADAPTER', name: 'Down too', configEncrypted: await rig.t.services.secretBox.encryptJson(storageConfig(`http://127.0.0.1:${await freePort()}`)) })
+      .returning();
+    const storageDown = await issueDirect(valid({ storageOptions: { serviceInstanceId: storage!.id } }));
+    expect(storageDown).toMatchObject({ status: 502, code: 'STORAGE_UNAVAILABLE' });
+    expect(isDispatchedFault(storageDown)).toBe(true);
   });
 });

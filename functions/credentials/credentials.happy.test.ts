@@ -1,11 +1,16 @@
 import { eq } from 'drizzle-orm';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDefaultDid } from '../../core/dids/default-did.ts';
+import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import { createPayloadChecks } from '../../core/credentials/payload-validation.ts';
 import { documentSettings, offlineFetcher } from '../../core/credentials/test-support/offline.ts';
 import { credentials, idempotencyKeys } from '../../db/schema/index.ts';
 import { vcAdapterOf } from '../../test/rig/did-fixtures.ts';
 import { decodeEnveloped, issueBody, openStoredCopy, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
 
+const DPP_070 = 'ca3frzta22f7lblxntvw6ukuh';
 let rig: IssuanceRig;
 const schemas = createPayloadChecks(offlineFetcher(), documentSettings());
 
@@ -192,5 +197,38 @@ describe('credential records', () => {
     );
     expect(bit.revoked).toBe(false);
     expect((await rig.t.call('DELETE', `/api/v1/credentials/${rec.id}`, { token: rig.token })).status).toBe(404);
+  });
+});
+
+describe('issuers and data models', () => {
+  it('the system DEFAULT DID may issue for any tenant', async () => {
+    const systemDid = await ensureDefaultDid({ db: rig.t.db, box: rig.t.services.secretBox, fetcher: rig.t.services.fetcher, logger: rig.t.services.logger }, 'default');
+    const payload = samplePayload(SAMPLES['0.7.0'].DigitalFacilityRecord, systemDid);
+    const { record: rec, decoded } = await issueAndOpen(issueBody('DigitalFacilityRecord', '0.7.0', payload));
+    expect(rec).toMatchObject({ issuerDid: systemDid, vcServiceInstanceId: SYSTEM_SERVICE_IDS.VC });
+    expect(decoded.issuer).toMatchObject({ id: systemDid });
+  });
+
+  it("a tenant extension validates against its parent's schema and its own, and records its type with the core type", async () => {
+    const schema = { type: 'object', required: ['name'], properties: { name: { type: 'string', pattern: '^Digital Product Passport' } } };
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(schema)));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+    try {
+      const schemaUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/copper-passport.json`;
+      const model = await rig.t.call('POST', '/api/v1/data-models', {
+        token: rig.token,
+        body: { name: 'Copper passport', credentialType: 'CopperPassport', version: '0.7.0', parentConfigId: DPP_070, schemaUrl, contextUrl: 'https://vocabulary.uncefact.org/untp/0.7.0/context/' },
+      });
+      expect(model.status, model.text).toBe(201);
+      const { record: rec } = await issueAndOpen(issueBody('CopperPassport', '0.7.0', sample('0.7.0', 'DigitalProductPassport')));
+      expect(rec).toMatchObject({ credentialType: 'CopperPassport', version: '0.7.0', dataModelId: model.body.id, coreCredentialType: 'DigitalProductPassport' });
+      const renamed = { ...sample('0.7.0', 'DigitalProductPassport'), name: 'Copper concentrate' };
+      const refused = await issue(issueBody('CopperPassport', '0.7.0', renamed));
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'SCHEMA_DOCUMENT_INVALID', pointer: '/name' });
+      expect(refused.body.error).toContain('copper-passport.json');
+    } finally {
+      server.close();
+    }
   });
 });

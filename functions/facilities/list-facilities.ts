@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { idText } from '../platform/fields.ts';
 import { listFacilities } from '../../core/facilities/facility-repository.ts';
-import { searchQuery } from '../master-data/schemas.ts';
+import { searchQuery } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';

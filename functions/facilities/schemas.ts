@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { FacilityRow, findFacility } from '../../core/facilities/facility-repository.ts';
-import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../master-data/schemas.ts';
+import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../platform/master-data-fields.ts';
 import { EmbeddedFacilitySchema, toEmbeddedFacility } from '../platform/embedded/facility.ts';
 import { EmbeddedOrganisationSchema, toEmbeddedOrganisation } from '../platform/embedded/organisation.ts';
 import { idText, jsonObject, nonBlankText } from '../platform/fields.ts';

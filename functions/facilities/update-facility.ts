@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { findFacility, updateFacility } from '../../core/facilities/facility-repository.ts';
-import { RecordIdParam } from '../master-data/schemas.ts';
+import { RecordIdParam } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';

@@ -1,10 +1,10 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { createOrganisations, findOrganisations } from '../../core/organisations/organisation-repository.ts';
-import { bulkBody } from '../master-data/schemas.ts';
+import { bulkBody } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { withoutNulls } from '../master-data/without-nulls.ts';
+import { withoutNulls } from '../platform/without-nulls.ts';
 import { CreateOrganisationItem, OrganisationDetailSchema, toOrganisationDetailResponse } from './schemas.ts';
 
 export const createOrganisationsRoute = createRoute({

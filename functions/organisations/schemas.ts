@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { findOrganisation, OrganisationRow } from '../../core/organisations/organisation-repository.ts';
-import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../master-data/schemas.ts';
+import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../platform/master-data-fields.ts';
 import { EmbeddedOrganisationSchema, toEmbeddedOrganisation } from '../platform/embedded/organisation.ts';
 import { jsonObject, nonBlankText } from '../platform/fields.ts';
 

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { notFound } from '../../core/errors.ts';
 import { findProduct } from '../../core/products/product-repository.ts';
-import { RecordIdParam } from '../master-data/schemas.ts';
+import { RecordIdParam } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';

@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { listProducts } from '../../core/products/product-repository.ts';
 import { PRODUCT_LEVELS } from '../../db/schema/index.ts';
-import { searchQuery } from '../master-data/schemas.ts';
+import { searchQuery } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { idText } from '../platform/fields.ts';
 import { enumFilter } from '../platform/filters.ts';

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { findProduct, ProductRow } from '../../core/products/product-repository.ts';
 import { PRODUCT_LEVELS } from '../../db/schema/index.ts';
-import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../master-data/schemas.ts';
+import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../platform/master-data-fields.ts';
 import { EmbeddedFacilitySchema, toEmbeddedFacility } from '../platform/embedded/facility.ts';
 import { EmbeddedOrganisationSchema, toEmbeddedOrganisation } from '../platform/embedded/organisation.ts';
 import { iso, timestamps } from '../platform/embedded/timestamps.ts';

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from '../platform/embedded/identifier.ts';
-import { idArray, idText, text } from '../platform/fields.ts';
+import { IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from './embedded/identifier.ts';
+import { idArray, idText, text } from './fields.ts';
 
 /**
  * Field and response pieces shared by organisations, facilities and products (one place for each):
