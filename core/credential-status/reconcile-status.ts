@@ -3,7 +3,7 @@ import type { StatusDeps } from './change-status.ts';
 import { assertManagedPurpose, entryFor, findManagedCredential, providerEntry, providerInstance } from './managed-credential.ts';
 import { settledBy } from './pending-rules.ts';
 import { statusError } from './status-errors.ts';
-import { statusProvider } from './status-provider.ts';
+import { readFailureCode, statusProvider } from './status-provider.ts';
 import { entryView } from './status-view.ts';
 
 export interface StatusReconcile {
@@ -43,7 +43,7 @@ export const reconcileStatus = async (deps: StatusDeps, request: StatusReconcile
   const read = await provider.read(target, entry.statusListIssuer, Date.now() + settings.operationBudgetMs);
   if (!read.ok) {
     logger.warn('Status reconcile could not read the provider', { correlationId: deps.correlationId, entryId: entry.id, reason: read.reason, detail: read.detail });
-    throw statusError(read.reason === 'invalid' ? 'VC_STATUS_RESPONSE_INVALID' : read.reason === 'rejected' ? 'VC_REJECTED' : 'VC_SERVICE_UNAVAILABLE');
+    throw statusError(readFailureCode(read.reason));
   }
   const row = await settleEntry(db, entry.id, read.value, { version: request.ifVersion, pendingSince: entry.pendingSince });
   // Another reconcile settled it, or an operation claimed it meanwhile (its own settle records the outcome).

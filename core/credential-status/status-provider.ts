@@ -15,6 +15,10 @@ export type ProviderAnswer<T> =
       detail: string;
     };
 
+/** The code of a read that gave no bit (reconcile and fresh reads name it alike). */
+export const readFailureCode = (reason: Exclude<ProviderAnswer<never>, { ok: true }>['reason']) =>
+  reason === 'invalid' ? 'VC_STATUS_RESPONSE_INVALID' : reason === 'rejected' ? 'VC_REJECTED' : 'VC_SERVICE_UNAVAILABLE';
+
 const classify = (error: unknown): ProviderAnswer<never> => {
   if (error instanceof AdapterError) {
     if (error.kind === 'rejected') return { ok: false, reason: 'rejected', detail: error.message };

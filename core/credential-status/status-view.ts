@@ -1,6 +1,7 @@
 import type { StatusDeps } from './change-status.ts';
 import { findManagedCredential, providerEntry, providerInstance, type CredentialRow, type StatusEntryRow } from './managed-credential.ts';
-import { statusProvider } from './status-provider.ts';
+import { readFailureCode, statusProvider } from './status-provider.ts';
+import { statusError } from './status-errors.ts';
 import { ApiError } from '../errors.ts';
 
 export const entryView = (row: StatusEntryRow) => ({
@@ -47,7 +48,7 @@ const readProvider = async (deps: StatusDeps, credential: CredentialRow, entries
       try {
         const read = await provider!.read(providerEntry(entry), entry.statusListIssuer, deadline);
         if (read.ok) fresh.observed.push({ entryId: entry.id, statusPurpose: entry.statusPurpose, value: read.value, observedAt: new Date() });
-        else fresh.failures.push({ entryId: entry.id, statusPurpose: entry.statusPurpose, code: read.reason === 'invalid' ? 'VC_STATUS_RESPONSE_INVALID' : 'VC_SERVICE_UNAVAILABLE', message: 'The VC service did not give this entry\'s status' });
+        else fail(entry, statusError(readFailureCode(read.reason)));
       } catch (error) {
         fail(entry, error);
       }

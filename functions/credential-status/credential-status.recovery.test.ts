@@ -150,6 +150,10 @@ describe('an operation whose answer is lost', () => {
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('VC_SERVICE_UNAVAILABLE');
     expect(await entryView(id)).toEqual(pending);
+    const fresh = await t.call('GET', `/api/v1/credentials/${id}/status?fresh=true`, { token });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.observed).toEqual([]);
+    expect(fresh.body.failures).toEqual([{ entryId: pending.entryId, statusPurpose: 'suspension', code: 'VC_SERVICE_UNAVAILABLE', message: expect.any(String) }]);
   });
 });
 
