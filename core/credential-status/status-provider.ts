@@ -46,7 +46,8 @@ const withinDeadline = async <T>(deadline: number, call: () => Promise<T>): Prom
 /**
  * The VC service holding a credential's status lists, seen through its adapter: set a bit and read
  * a bit, each bounded by the operation's deadline. A read that names no bit (the list is not held
- * there) is `unavailable`, never a "not set".
+ * there) is `rejected`, never a "not set". An instance config that cannot be decrypted is 500
+ * `RECORD_UNREADABLE`.
  */
 export const statusProvider = async (deps: VcDeps & { logger: Logger }, instance: VcInstance) => {
   let opened: Awaited<ReturnType<typeof vcAdapterFor>>;

@@ -1,8 +1,8 @@
 import type { StatusDeps } from './change-status.ts';
 import { findManagedCredential, providerEntry, providerInstance, type CredentialRow, type StatusEntryRow } from './managed-credential.ts';
-import { readFailureCode, statusProvider } from './status-provider.ts';
-import { statusError } from './status-errors.ts';
 import { ApiError } from '../errors.ts';
+import { statusError } from './status-errors.ts';
+import { readFailureCode, statusProvider, type StatusProvider } from './status-provider.ts';
 
 export const entryView = (row: StatusEntryRow) => ({
   entryId: row.id,
@@ -35,7 +35,7 @@ const readProvider = async (deps: StatusDeps, credential: CredentialRow, entries
     if (!(error instanceof ApiError)) throw error;
     fresh.failures.push({ entryId: entry.id, statusPurpose: entry.statusPurpose, code: error.code ?? 'UNEXPECTED', message: error.message });
   };
-  let provider: Awaited<ReturnType<typeof statusProvider>> | undefined;
+  let provider: StatusProvider;
   try {
     provider = await statusProvider(deps, await providerInstance(deps.db, credential));
   } catch (error) {
@@ -46,7 +46,7 @@ const readProvider = async (deps: StatusDeps, credential: CredentialRow, entries
   await Promise.all(
     entries.map(async (entry) => {
       try {
-        const read = await provider!.read(providerEntry(entry), entry.statusListIssuer, deadline);
+        const read = await provider.read(providerEntry(entry), entry.statusListIssuer, deadline);
         if (read.ok) fresh.observed.push({ entryId: entry.id, statusPurpose: entry.statusPurpose, value: read.value, observedAt: new Date() });
         else fail(entry, statusError(readFailureCode(read.reason)));
       } catch (error) {
