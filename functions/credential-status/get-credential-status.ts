@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { readStatus } from '../../core/credential-status/status-view.ts';
 import type { AppEnv } from '../platform/env.ts';
-import { jsonResponse } from '../platform/openapi-responses.ts';
+import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { COMMON_ERRORS, CredentialIdParam, FreshQuery, statusErrorResponses, StatusViewSchema, toViewResponse } from './schemas.ts';
 import { statusDeps } from './status-deps.ts';
@@ -18,6 +18,7 @@ export const getCredentialStatusRoute = createRoute({
   request: { params: CredentialIdParam, query: FreshQuery },
   responses: {
     200: jsonResponse(StatusViewSchema, 'The recorded status'),
+    ...pick(401, 500),
     ...statusErrorResponses([...COMMON_ERRORS, 'EXTERNAL_CREDENTIAL_STATUS_NOT_MANAGEABLE']),
   },
 });

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { reconcileStatus } from '../../core/credential-status/reconcile-status.ts';
 import { parseIfVersion } from '../../core/validation/if-version.ts';
 import type { AppEnv } from '../platform/env.ts';
-import { jsonBody, jsonResponse } from '../platform/openapi-responses.ts';
+import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { COMMON_ERRORS, IfVersionHeader, PurposeParams, ReconcileBody, StatusEntrySchema, statusErrorResponses, toEntryResponse } from './schemas.ts';
 import { statusDeps } from './status-deps.ts';
@@ -14,15 +14,16 @@ export const reconcileCredentialStatusRoute = createRoute({
   summary: "Record the VC service's bit for an entry, ending an interrupted operation",
   description:
     'Reads the entry from the VC service (never sets it) and records what it shows. A pending operation is left alone until its ' +
-    'deadline plus CREDENTIAL_STATUS_RECONCILE_GRACE_MS (409 STATUS_OPERATION_IN_PROGRESS with retryAfterSeconds). Allowed while mutation is disabled.',
+    'deadline plus CREDENTIAL_STATUS_RECONCILE_GRACE_MS (409 STATUS_OPERATION_IN_PROGRESS with retryAfterSeconds). Allowed while mutation is disabled. ' +
+    'A VC instance config that cannot be decrypted is 500 RECORD_UNREADABLE.',
   security: guarded,
   request: { params: PurposeParams, headers: IfVersionHeader, body: jsonBody(ReconcileBody) },
   responses: {
     200: jsonResponse(StatusEntrySchema, 'The entry as now recorded'),
+    ...pick(401, 413, 500),
     ...statusErrorResponses([
       ...COMMON_ERRORS,
       [400, 'INVALID_IF_VERSION'],
-      [413, 'REQUEST_BODY_TOO_LARGE'],
       'STATUS_PURPOSE_UNSUPPORTED',
       'EXTERNAL_CREDENTIAL_STATUS_NOT_MANAGEABLE',
       'STATUS_ENTRY_NOT_FOUND',
@@ -34,7 +35,6 @@ export const reconcileCredentialStatusRoute = createRoute({
       'VC_REJECTED',
       'VC_SERVICE_UNAVAILABLE',
       'VC_STATUS_RESPONSE_INVALID',
-      [500, 'RECORD_UNREADABLE'],
     ]),
   },
 });

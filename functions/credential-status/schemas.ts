@@ -84,12 +84,10 @@ export const statusErrorResponses = (codes: (StatusErrorCode | [number, string])
   );
 };
 
-/** Shared codes of every status route. */
+/** Codes every status route can answer besides the shared 401 and 500 (`pick`). */
 export const COMMON_ERRORS: [number, string][] = [
   [400, 'VALIDATION_FAILED'],
-  [401, 'UNAUTHENTICATED'],
   [404, 'NOT_FOUND'],
-  [500, 'INTERNAL_ERROR'],
 ];
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);

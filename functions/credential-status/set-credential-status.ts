@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { changeStatus } from '../../core/credential-status/change-status.ts';
 import { parseIfVersion } from '../../core/validation/if-version.ts';
 import type { AppEnv } from '../platform/env.ts';
-import { jsonBody, jsonResponse } from '../platform/openapi-responses.ts';
+import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { COMMON_ERRORS, IfVersionHeader, PurposeParams, SetStatusBody, StatusChangeSchema, statusErrorResponses, toChangeResponse } from './schemas.ts';
 import { statusDeps } from './status-deps.ts';
@@ -15,15 +15,16 @@ export const setCredentialStatusRoute = createRoute({
   description:
     'Sets the bit of the entry for `purpose` in its status list on the VC service. Revocation cannot be undone; suspension goes both ways. ' +
     'The operation is recorded as pending before the VC service is called; if its outcome stays unknown the entry stays pending until ' +
-    'POST …/reconcile reads the provider. Disabled (503) unless CREDENTIAL_STATUS_MUTATION_ENABLED=true.',
+    'POST …/reconcile reads the provider. Disabled (503) unless CREDENTIAL_STATUS_MUTATION_ENABLED=true. ' +
+    'A VC instance config that cannot be decrypted is 500 RECORD_UNREADABLE.',
   security: guarded,
   request: { params: PurposeParams, headers: IfVersionHeader, body: jsonBody(SetStatusBody) },
   responses: {
     200: jsonResponse(StatusChangeSchema, 'The entry as observed after the change'),
+    ...pick(401, 413, 500),
     ...statusErrorResponses([
       ...COMMON_ERRORS,
       [400, 'INVALID_IF_VERSION'],
-      [413, 'REQUEST_BODY_TOO_LARGE'],
       'STATUS_PURPOSE_UNSUPPORTED',
       'EXTERNAL_CREDENTIAL_STATUS_NOT_MANAGEABLE',
       'STATUS_ENTRY_NOT_FOUND',
@@ -43,7 +44,6 @@ export const setCredentialStatusRoute = createRoute({
       'STATUS_OUTCOME_UNKNOWN',
       'STATUS_PERSISTENCE_FAILED',
       'STATUS_PERSISTENCE_UNCERTAIN',
-      [500, 'RECORD_UNREADABLE'],
     ]),
   },
 });
