@@ -37,6 +37,30 @@ const keepFailureExitCode = () => {
   process.exit = ((code?: number | string | null) => exit(code === 0 || code === undefined ? (process.exitCode ?? code) : code)) as typeof process.exit;
 };
 
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A persistent data directory whose server outlived the process that started it (that process was
+ * killed): the server still holds the directory, so a new one cannot start. Its `postmaster.pid`
+ * names it; it is asked to shut down fast (SIGINT) and awaited, so `npm start` comes back after a crash.
+ */
+const stopLeftoverServer = async (dataDir: string) => {
+  const { readFile } = await import('node:fs/promises');
+  const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid || !isAlive(pid)) return;
+  const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  if (command && !command.includes('postgres')) return;
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) await new Promise((r) => setTimeout(r, 100));
+};
+
 /**
  * A PostgreSQL server for tests or local runs: the one named by `url` when given, otherwise an
  * embedded PostgreSQL (real binaries from npm) started on a free loopback port.
@@ -62,7 +86,12 @@ export const startPostgres = async (
   });
   const { existsSync } = await import('node:fs');
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  else await stopLeftoverServer(dataDir);
+  try {
+    await pg.start();
+  } catch (cause) {
+    throw new Error(`PostgreSQL did not start on 127.0.0.1:${port} with data in ${dataDir}: is another server using that port?`, { cause });
+  }
   const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   return {
     adminUrl,
