@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryVerifyGeneration } from '../../consumers/jobs/library-verify-generation.ts';
 import { externalCredentials, verificationRuns } from '../../db/schema/index.ts';
 import { startTestWorker } from '../../test/rig/jobs.ts';
+import { SAMPLES, samplePayload } from '../../test/rig/credential-fixtures.ts';
 import { annotations, LIBRARY, startLibraryRig, type LibraryRig } from '../../test/rig/library-fixtures.ts';
 
 let rig: LibraryRig;
@@ -66,7 +67,7 @@ describe('native records', () => {
     const after = (await rig.get(native.id)).body.verification;
     expect(after).toMatchObject({ generation: 2, state: 'complete', summary: 'verified' });
     // Our own storage plumbing is masked on native records.
-    expect(after.checks).toEqual({ retrieval: 'not_run', decryption: 'not_run', digest: 'not_run', proof: 'pass', status: 'pass', temporal: 'pass', schemaConformance: 'not_run' });
+    expect(after.checks).toEqual({ retrieval: 'not_run', decryption: 'not_run', digest: 'not_run', proof: 'pass', status: 'pass', temporal: 'pass', schemaConformance: 'pass' });
     expect(after.completedAt >= after.requestedAt).toBe(true);
   });
 });
@@ -97,7 +98,7 @@ describe('registering an external credential', () => {
       generation: 1,
       state: 'complete',
       summary: 'verified',
-      checks: { retrieval: 'pass', decryption: 'pass', digest: 'pass', proof: 'pass', status: 'pass', temporal: 'pass', schemaConformance: 'not_run' },
+      checks: { retrieval: 'pass', decryption: 'pass', digest: 'pass', proof: 'pass', status: 'pass', temporal: 'pass', schemaConformance: 'pass' },
     });
     expect(detail).toMatchObject({ detailsStatus: 'EXTRACTED', credential: { issuerDid: rig.did, credentialType: 'DPP' } });
     // Our durable copy is not the source: it lives encrypted on the tenant's storage, and the detail holds its key.
@@ -130,6 +131,21 @@ describe('registering an external credential', () => {
     expect(again.body.id).toBe(first.body.id);
     const rows = await rig.t.db.select().from(externalCredentials).where(eq(externalCredentials.sourceUrl, source.storageUri));
     expect(rows).toHaveLength(1);
+  });
+
+  it('a signed credential that does not conform to its schema is still verified, with an advisory', async () => {
+    const payload = samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, rig.did);
+    payload.credentialSubject = { id: 'https://id.example.com/01/09520123456788', type: ['Product'] };
+    const signed = await rig.vc.call('POST', '/v2/credentials/issue', { json: { credential: payload, options: { proofFormat: 'EnvelopingProofJose' } } });
+    expect(signed.status).toBe(201);
+    const stored = await rig.storage.call('POST', '/api/v4/public', { json: { data: signed.body.verifiableCredential, bucket: 'documents', id: crypto.randomUUID() } });
+    const { uri } = (await stored.json()) as { uri: string };
+    const res = await rig.register({ sourceUrl: uri, annotations: annotations() });
+    expect(res.status, res.text).toBe(201);
+    await rig.verifyPending(res.body.id);
+    const detail = (await rig.get(res.body.id)).body;
+    expect(detail.verification).toMatchObject({ state: 'complete', summary: 'verified', checks: { proof: 'pass', schemaConformance: 'fail' } });
+    expect(detail.warnings).toContainEqual({ code: 'SCHEMA_CONFORMANCE_ADVISORY', message: expect.stringMatching(/^credential\/credentialSubject/) });
   });
 
   it('keeps a JSON source that is not a credential; its generation fails SOURCE_NOT_CREDENTIAL (not retryable)', async () => {

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { CONSUMERS, startWorker } from '../../consumers/worker.ts';
+import { payloadChecksFor } from '../../core/credentials/issuance-deps.ts';
 import { domainDeps } from '../../core/deps.ts';
 import { createJobQueue } from '../../core/jobs/job-queue.ts';
 import { createLogger } from '../../core/logging/logger.ts';
@@ -107,7 +108,8 @@ try {
     (await stack.db.select({ n: sql<number>`count(*)::int` }).from(verificationRuns).where(sql`${verificationRuns.state} = 'PENDING' and ${verificationRuns.recordId} not like 'bench%'`))[0]!.n;
 
   const workerEnv = testWorkerEnv(stack.databaseUrl, { SYSTEM_VC_BASE_URL: vc.url, SYSTEM_VC_API_KEY: vc.apiKey, SYSTEM_STORAGE_BASE_URL: storage.url, SYSTEM_STORAGE_API_KEY: STORAGE_API_KEY, SYSTEM_STORAGE_PUBLIC_BUCKET: 'documents', SYSTEM_STORAGE_PRIVATE_BUCKET: 'files' });
-  const deps = domainDeps(testWorkerDeps(stack.db, logger));
+  const workerDeps = testWorkerDeps(stack.db, logger);
+  const deps = { ...domainDeps(workerDeps), payloadChecks: payloadChecksFor(workerDeps.fetcher, workerDeps.settings.documents) };
   const workerRates: number[] = [];
   const floorRates: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
