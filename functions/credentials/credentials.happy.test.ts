@@ -66,6 +66,21 @@ describe('POST /credentials: every type and version issues side by side', () => 
   );
 });
 
+describe('GET /credentials/{id}: the verify link', () => {
+  it('verifyUrl is the keyless verify page link; with the record key the public verify route verifies what it points at', async () => {
+    const { record: rec } = await issueAndOpen(issueBody('DigitalProductPassport', '0.7.0', sample('0.7.0', 'DigitalProductPassport')));
+    const link = new URL(rec.verifyUrl);
+    expect(`${link.origin}${link.pathname}`).toBe(`${rig.t.url}/verify`);
+    expect([...link.searchParams.keys()]).toEqual(['q']);
+    expect(rec.verifyUrl).not.toContain(rec.decryptionKey);
+    const { payload } = JSON.parse(link.searchParams.get('q')!);
+    expect(payload).toEqual({ uri: rec.storageUri, digestMultibase: rec.digestMultibase });
+    const checked = await rig.t.call('POST', '/api/v1/credentials/verify', { body: { ...payload, decryptionKey: rec.decryptionKey } });
+    expect(checked.status, checked.text).toBe(200);
+    expect(checked.body.verified).toBe(true);
+  });
+});
+
 describe('POST /credentials: storage, status and tags', () => {
   it('storageOptions.encrypt false stores the enveloped credential in the clear; the record has no key', async () => {
     const { record: rec, enveloped } = await issueAndOpen(issueBody('DigitalFacilityRecord', '0.7.0', sample('0.7.0', 'DigitalFacilityRecord'), { storageOptions: { encrypt: false } }));

@@ -23,10 +23,10 @@ export const getCredentialRoute = createRoute({
 export const registerGetCredential = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(getCredentialRoute, async (c) => {
     const id = credentialIdOf(c.req.valid('param'));
-    const { db, secretBox } = c.get('services');
+    const { db, secretBox, settings } = c.get('services');
     const row = await findCredential(db, c.get('principal').tenantId, id);
     if (!row) throw notFound('Credential');
     const key = row.credential.wrappedDecryptionKey ? await secretBox.decrypt(row.credential.wrappedDecryptionKey) : null;
     c.header('cache-control', 'no-store');
-    return c.json(toCredentialResponse(row, key), 200);
+    return c.json(toCredentialResponse(row, key, settings.appUrl), 200);
   });

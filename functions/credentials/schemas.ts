@@ -1,3 +1,4 @@
+import { defaultVerifyPage, humanVerificationHref } from '../../core/credentials/publish-credential.ts';
 import { z } from '@hono/zod-openapi';
 import type { CredentialRecord, StatusEntryRow } from '../../core/credentials/credential-repository.ts';
 import { notFound } from '../../core/errors.ts';
@@ -69,6 +70,9 @@ export const CredentialSchema = z
   .object({
     ...recordFields,
     decryptionKey: z.string().nullable().openapi({ description: 'The key of an encrypted stored copy (64 hex); null when stored in the clear' }),
+    verifyUrl: z.string().openapi({
+      description: 'The verify page for this credential (the same link publishing puts on the IDR); it never carries the key, the page asks for it',
+    }),
   })
   .openapi('Credential');
 
@@ -140,7 +144,12 @@ export const toCredentialListItem = ({ record, credential, statusEntries }: Cred
   updatedAt: (record.updatedAt > credential.updatedAt ? record.updatedAt : credential.updatedAt).toISOString(),
 });
 
-export const toCredentialResponse = (row: CredentialRecord, decryptionKey: string | null): z.infer<typeof CredentialSchema> => ({
+export const toCredentialResponse = (row: CredentialRecord, decryptionKey: string | null, appUrl: string): z.infer<typeof CredentialSchema> => ({
   ...toCredentialListItem(row),
   decryptionKey,
+  verifyUrl: humanVerificationHref(defaultVerifyPage(appUrl), {
+    uri: row.credential.storageUri,
+    digestMultibase: row.credential.digestMultibase,
+    encrypted: row.credential.encrypted,
+  }),
 });
