@@ -56,7 +56,7 @@ describe('reconciliation sweep', () => {
     expect((await status(batchId)).body.state).toBe('COMPLETED');
   });
 
-  it('leaves batches alone that progressed recently or still have a waiting, retrying or running job', async () => {
+  it('leaves batches alone that progressed recently or still have a waiting, retrying or running job (within its expiry)', async () => {
     const recent = await submitItems(1);
     await loseJobs(recent);
     await stall(recent, 599);
@@ -65,8 +65,15 @@ describe('reconciliation sweep', () => {
     const retrying = await submitItems(1);
     await rig.t.db.execute(sql`update pgboss.job set state = 'retry' where data->>'batchId' = ${retrying}`);
     await stall(retrying);
+    const overdue = await submitItems(1);
+    await rig.t.db.execute(
+      sql`update pgboss.job set state = 'active', started_on = now() - interval '10 minutes', expire_seconds = 300 where data->>'batchId' = ${overdue}`,
+    );
+    await stall(overdue);
     await reconcile();
     expect(await jobStates(recent)).toEqual(['failed']);
+    // An active job past its expiry belongs to a worker that died holding it: the batch gets a continuation.
+    expect(await jobStates(overdue)).toEqual(['active', 'created']);
     expect(await jobStates(waiting)).toEqual(['created']);
     expect(await jobStates(retrying)).toEqual(['retry']);
   });

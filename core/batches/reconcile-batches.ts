@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { credentialBatchItems } from '../../db/schema/credential-batches.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
+import { liveJobExists } from '../jobs/live-jobs.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import type { Logger } from '../logging/logger.ts';
 import { lockTenantBatch, transitionItem, type BatchRow } from './batch-repository.ts';
@@ -19,18 +20,15 @@ export interface ReconcileDeps {
 
 /**
  * Open batches (QUEUED or RUNNING) whose last progress is older than twice the job timeout and
- * for which no issuance job is waiting, retrying or running: their job was lost (a crashed worker,
- * a job that exhausted its retries).
+ * for which no issuance job is waiting, retrying or running within its expiry: their job was lost (a
+ * crashed worker, a job that exhausted its retries).
  */
 const staleBatchesSql = (jobTimeoutSeconds: number, limit: number) => sql`
   select b.id, b.tenant_id as "tenantId"
   from credential_batches b
   where b.state in ('QUEUED', 'RUNNING')
     and b.last_progress_at < now() - make_interval(secs => ${2 * jobTimeoutSeconds})
-    and not exists (
-      select 1 from pgboss.job j
-      where j.name = ${QUEUE_NAMES.issueBatch} and j.data->>'batchId' = b.id and j.state in ('created', 'retry', 'active')
-    )
+    and not ${liveJobExists(QUEUE_NAMES.issueBatch, { batchId: sql`b.id` })}
   order by b.last_progress_at
   limit ${limit}`;
 

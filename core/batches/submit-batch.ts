@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { createId } from '../../db/ids.ts';
 import { credentialBatches, credentialBatchItems } from '../../db/schema/credential-batches.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import { isUniqueViolation } from '../db-errors.ts';
+import { isUniqueViolation, violatedConstraint } from '../db-errors.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { bodyDigest } from '../idempotency/idempotency-key.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
@@ -138,7 +138,7 @@ export const submitBatch = async (deps: SubmissionDeps, s: Submission): Promise<
     });
   } catch (error) {
     // The same key submitted concurrently: the first to commit wins, the other replays it.
-    if (!isUniqueViolation(error)) throw error;
+    if (!isUniqueViolation(error) || violatedConstraint(error) !== 'credential_batches_submission_uq') throw error;
     const winner = await findBySubmissionKey(deps.db, s.tenantId, s.idempotencyKey);
     if (!winner) throw error;
     return { ...(await replay(deps.db, winner, digest)), replayed: true };

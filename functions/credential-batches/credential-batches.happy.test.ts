@@ -48,6 +48,16 @@ describe('POST /credentials/batches', () => {
     expect([...(await issueJobs(t.db, first.body.batchId))]).toHaveLength(1);
   });
 
+  it('the same submission sent twice at once makes one batch; both answers name it', async () => {
+    const body = { items: [item({ reference: 'race' })] };
+    const before = await batchCount(t.db);
+    const [a, b] = await Promise.all([submit(t, token, body, 'race-key'), submit(t, token, body, 'race-key')]);
+    expect([a.status, b.status]).toEqual([202, 202]);
+    expect(a.body).toEqual(b.body);
+    expect(await batchCount(t.db)).toBe(before + 1);
+    expect([...(await issueJobs(t.db, a.body.batchId))]).toHaveLength(1);
+  });
+
   it('keys are per tenant: another tenant’s same key makes its own batch', async () => {
     const mine = await submit(t, token, { items: [item()] }, 'shared-key');
     const theirs = await submit(t, await t.token('tenantB'), { items: [item()] }, 'shared-key');
