@@ -5,8 +5,7 @@ import type { PayloadChecks } from '../credentials/payload-validation.ts';
 import type { DomainDeps } from '../deps.ts';
 import type { VerificationReport } from '../verification/outcome.ts';
 import { verifyCredential } from '../verification/verify-credential.ts';
-import { extractCredentialDetails } from '../credentials/credential-details.ts';
-import { coreTypeInCredential } from './credential-types.ts';
+import { externalDetailsOf } from './record-details.ts';
 import { loadRecordView, type RecordView } from './record-queries.ts';
 import { fetchSource, sha256Multibase } from './source-content.ts';
 import { checkSchemaConformance } from './schema-conformance.ts';
@@ -124,14 +123,13 @@ export const runGeneration = async (deps: GenerationDeps, job: { tenantId: strin
   await deps.db.transaction(async (tx) => {
     const settled = await settleRun(tx, run.id, settlement, freshness);
     if (!settled || settlement.state !== 'COMPLETE' || !settlement.details) return;
-    const details = { ...extractCredentialDetails(settlement.details).details, coreCredentialType: coreTypeInCredential(settlement.details) };
+    // The credential as verified is the authority for an external record's details; a native record's were written at issuance.
+    const details = view.external
+      ? externalDetailsOf(settlement.details, { declaredType: view.external.declaredCredentialType, displayName: view.external.displayName })
+      : { detailsStatus: 'EXTRACTED' as const, detailsError: null };
     await tx
       .update(libraryRecords)
-      .set({
-        ...(view.record.origin === 'EXTERNAL' ? { ...details, coreCredentialType: details.coreCredentialType ?? view.record.coreCredentialType } : {}),
-        detailsStatus: 'EXTRACTED',
-        detailsError: null,
-      })
+      .set(details)
       .where(eq(libraryRecords.id, job.recordId));
   });
 };

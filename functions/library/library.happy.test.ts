@@ -166,6 +166,9 @@ describe('annotations, tags and deletion', () => {
     const res = await rig.t.call('PATCH', `${LIBRARY}/${created.id}`, { token: rig.token, headers: { 'if-version': ' +01 ' }, body: { displayName: 'Renamed', notes: null, declaredCredentialType: 'DCC' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.annotations).toEqual({ annotationVersion: 2, displayName: 'Renamed', declaredCredentialType: 'DCC', dateReceived: null, notes: null });
+    // The credential itself is a DPP: the declaration now disagrees with it.
+    expect(res.body.warnings).toContainEqual(expect.objectContaining({ code: 'DECLARED_TYPE_MISMATCH' }));
+    expect(res.body.credential.credentialType).toBe('DPP');
     expect(res.body.updatedAt > created.updatedAt).toBe(true);
   });
 
