@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryVerifyGeneration } from '../../consumers/jobs/library-verify-generation.ts';
@@ -156,6 +158,33 @@ describe('registering an external credential', () => {
     await rig.verifyPending(res.body.id);
     const { verification } = (await rig.get(res.body.id)).body;
     expect(verification).toMatchObject({ state: 'failed', summary: 'failed', failure: { code: 'SOURCE_NOT_CREDENTIAL', retryable: false } });
+  });
+});
+
+describe('concurrent requests', () => {
+  it('the same source registered twice at once: one record, the other answer is 409 with its Location; no copy left behind', async () => {
+    const source = await rig.issue({ encrypt: false });
+    const body = { sourceUrl: source.storageUri, annotations: annotations() };
+    const copies = async () => (await readdir(join(rig.storage.settings.localDirectory, 'files'))).length;
+    const before = await copies();
+    const answers = await Promise.all([rig.register(body), rig.register(body), rig.register(body)]);
+    const created = answers.filter((a) => a.status === 201);
+    expect(created).toHaveLength(1);
+    for (const other of answers.filter((a) => a.status !== 201)) {
+      expect(other.status).toBe(409);
+      expect(other.headers.get('location')).toBe(`${LIBRARY}/${created[0]!.body.id}`);
+    }
+    expect(await rig.t.db.select().from(externalCredentials).where(eq(externalCredentials.sourceUrl, source.storageUri))).toHaveLength(1);
+    expect(await copies()).toBe(before + 1);
+  });
+
+  it('re-verification asked for at once makes one generation', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => rig.t.call('POST', `${LIBRARY}/${plain.id}/verify`, { token: rig.token })));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202]);
+    expect(new Set(answers.map((a) => a.body.verification.generation)).size).toBe(1);
+    const pending = await rig.t.db.select().from(verificationRuns).where(eq(verificationRuns.recordId, plain.id));
+    expect(pending.filter((r) => r.state === 'PENDING')).toHaveLength(1);
+    await rig.verifyPending(plain.id);
   });
 });
 
