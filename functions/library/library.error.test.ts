@@ -229,6 +229,11 @@ describe('generations that cannot complete', () => {
       failure: { code: 'DECRYPTION_REQUIRED', retryable: false },
     });
     expect400(await call('POST', `${LIBRARY}/${res.body.id}/verify`), 'The stored copy is encrypted', 'DECRYPTION_REQUIRED');
+    // The way out the message names: delete, then register the same source with its key.
+    expect((await call('DELETE', `${LIBRARY}/${res.body.id}`)).status).toBe(204);
+    const again = await rig.register({ sourceUrl: native.storageUri, sourceEncryption: { decryptionKey: native.decryptionKey }, annotations: annotations() });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.capabilities.verifiable).toBe(true);
   });
 
   it('the stored copy unreachable: STORED_COPY_UNAVAILABLE, retryable; a later generation can succeed', async () => {

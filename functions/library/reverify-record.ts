@@ -34,7 +34,10 @@ export const registerReverifyRecord = (app: OpenAPIHono<AppEnv>) =>
     const record = await findOwnRecord(deps.db, tenantId, id);
     const view = (await loadRecordView(deps.db, tenantId, id))!;
     if (view.external?.unopened) {
-      throw badRequest('The stored copy is encrypted and no key was supplied to open it; register it again with sourceEncryption.', 'DECRYPTION_REQUIRED');
+      throw badRequest(
+        'The stored copy is encrypted and no key was supplied to open it: delete this record and register the source again with sourceEncryption.decryptionKey.',
+        'DECRYPTION_REQUIRED',
+      );
     }
     await deps.db.transaction((tx) => requestVerification(tx, deps.jobs, { tenantId, recordId: id, origin: record.origin }));
     return c.json(toCredentialRecord((await loadRecordView(deps.db, tenantId, id))!), 202);
