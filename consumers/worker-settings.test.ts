@@ -180,11 +180,33 @@ describe('worker preflight: settings that warn or fall back, and settings the wo
 
   it('unset and blank values use the defaults', async () => {
     const blank = Object.fromEntries(
-      ['WORKER_JOB_TIMEOUT_SECONDS', 'BATCH_EXPIRY_SWEEP_MINUTES', 'CACHE_MAX_ENTRIES', 'RI_HTTP_USER_AGENT', 'OTEL_WORKER_SERVICE_NAME', 'LOG_REDACT_PATHS'].map(
-        (name) => [name, '  '],
-      ),
+      [
+        'WORKER_JOB_TIMEOUT_SECONDS',
+        'LIBRARY_RECONCILE_PENDING_RUNS_CRON',
+        'LIBRARY_RECONCILE_PENDING_RUNS_BATCH_SIZE',
+        'BATCH_JOB_CONCURRENCY',
+        'BATCH_JOB_RETRY_LIMIT',
+        'BATCH_JOB_RETRY_BACKOFF_SECONDS',
+        'BATCH_JOB_RETRY_BACKOFF_MAX_SECONDS',
+        'BATCH_EXPIRY_SWEEP_MINUTES',
+        'BATCH_RETENTION_DAYS',
+        'MAX_BATCH_ITEMS',
+        'WORKER_HEARTBEAT_PATH',
+        'WORKER_HEARTBEAT_MAX_AGE_SECONDS',
+        'OTEL_WORKER_SERVICE_NAME',
+        'SCHEMA_CACHE_TTL_MS',
+        'CONTEXT_CACHE_TTL_MS',
+        'CACHE_MAX_ENTRIES',
+        'RI_HTTP_USER_AGENT',
+        'CREDENTIAL_STATUS_DEFAULT_PURPOSES',
+        'CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED',
+        'CREDENTIAL_STATUS_LOCK_ACQUIRE_MS',
+        'LOG_REDACT_PATHS',
+      ].map((name) => [name, '  ']),
     );
-    passedPreflight(await boot(blank));
+    const result = await boot(blank);
+    passedPreflight(result);
+    expect(result.warnings).toEqual([]);
   });
 
   it('OTEL_WORKER_SERVICE_NAME is emitted as service.name on every log line (default when blank)', async () => {

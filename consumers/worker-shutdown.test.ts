@@ -177,9 +177,9 @@ describe('worker heartbeat', () => {
     await until('the job to finish', () => logged(worker, 'Test job finished').length === 1);
     const finishedAt = Date.now();
     await until('twice the fetch window to pass', () => Date.now() - finishedAt > 8_500);
+    // Before the fix the last fetch seen was the job's, so the file stopped moving one window after it.
     const written = Date.parse(await readFile(heartbeat, 'utf8'));
     expect(Date.now() - written).toBeLessThan(4_000);
-    expect(logged(worker, 'No consumer fetched or is inside a job within its time; heartbeat not written')).toEqual([]);
   });
 
   it('a consumer inside a long job keeps it written although it does not fetch meanwhile', async () => {

@@ -5,7 +5,7 @@ import type { RunningWorker, WorkerTimings } from './worker.ts';
  * SIGTERM or SIGINT: stop taking jobs, give the running job `drainMs`, and exit 0 once done. The whole
  * shutdown must end within `shutdownLimitMs`, else exit 1. A second signal exits 1 at once.
  */
-export const stopOnSignals = (worker: RunningWorker, logger: Logger, timings: WorkerTimings): void => {
+export const stopWorkerOnSignals = (worker: RunningWorker, logger: Logger, timings: WorkerTimings): void => {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {

@@ -16,7 +16,7 @@ import { assertHeartbeatWritable, isWorkerAlive, writeHeartbeat, type ConsumerAc
 import { JobsInFlight } from './jobs-in-flight.ts';
 import { libraryReconcilePendingRuns } from './jobs/library-reconcile-pending-runs.ts';
 import { libraryVerifyGeneration } from './jobs/library-verify-generation.ts';
-import { stopOnSignals } from './worker-shutdown.ts';
+import { stopWorkerOnSignals } from './worker-shutdown.ts';
 
 /**
  * The spec's shutdown and health timings. Tests shorten them through this internal option
@@ -152,7 +152,7 @@ export const runWorkerProcess = async (
     for (const line of bootFailureLines(error)) console.error(line);
     process.exit(1);
   }
-  stopOnSignals(worker, logger, timings);
+  stopWorkerOnSignals(worker, logger, timings);
 };
 
 if (import.meta.url === `file://${process.argv[1]}`) await runWorkerProcess(process.env);

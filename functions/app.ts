@@ -17,6 +17,7 @@ import { cvcApp } from './cvc/index.ts';
 import { registrarsApp } from './registrars/index.ts';
 import { schemesApp } from './schemes/index.ts';
 import { didsApp } from './dids/index.ts';
+import { credentialStatusApp } from './credential-status/index.ts';
 import { verifyPageApp } from './verify-page/index.ts';
 import { credentialBatchesApp } from './credential-batches/index.ts';
 import { credentialVerificationApp } from './credential-verification/index.ts';
@@ -51,12 +52,19 @@ const apiGroups = {
   '/library': libraryApp,
 } as const;
 
+/**
+ * Groups that share a path prefix with a group of `apiGroups`, mounted before it: the status routes
+ * live under /credentials/{id}/status… beside the credentials group's own routes.
+ */
+const sharedPrefixGroups = [['/credentials', credentialStatusApp]] as const;
+
 /** The whole web API composed from its groups (Node entry, tests, container). */
 export const buildApp = (provideServices: ServicesProvider) => {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   applyPlatform(app, provideServices, API_PREFIX, { publicPaths: isPublicApiPath });
   app.route('/api/health', healthApp);
   app.route('/auth', authApp);
+  for (const [path, group] of sharedPrefixGroups) app.route(`${API_PREFIX}${path}`, group);
   app.route('/verify', verifyPageApp);
   for (const [path, group] of Object.entries(apiGroups)) app.route(`${API_PREFIX}${path}`, group);
 

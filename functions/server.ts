@@ -5,7 +5,8 @@ import { readText } from '../core/settings/env-readers.ts';
 import { readWebSettings } from '../core/settings/web-settings.ts';
 import { connectDatabase } from '../db/client.ts';
 import { createJobQueue } from '../core/jobs/job-queue.ts';
-import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
+import { readLogSettings } from '../core/logging/log-settings.ts';
+import { createLogger } from '../core/logging/logger.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
 import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
@@ -20,10 +21,11 @@ import { staticServices } from './platform/with-platform.ts';
 /** Node entry: validate settings, migrate and seed, then serve every group under one port. */
 export const startWebServer = async (env = process.env, port = Number(readText(env, 'PORT') ?? 3003)) => {
   const settings = readWebSettings(env);
+  const log = readLogSettings(env);
   const databaseUrl = readDatabaseUrl(env);
   await startUpDatabase(env, databaseUrl, settings.dataEncryptionKey);
   const database = connectDatabase(databaseUrl);
-  const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
+  const logger = createLogger(log.level, undefined, { redact: log.redact });
   // Creates the queues it sends to on first use: a submission never depends on a worker having run.
   const jobs = createJobQueue(databaseUrl, logger);
   const services = createServices(env, database.db, settings, { createFetcher: createGuardedFetch, logger, jobs });

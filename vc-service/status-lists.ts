@@ -170,7 +170,7 @@ export const createStatusLists = (deps: { sql: postgres.Sql; identifiers: Identi
 
 export type StatusLists = ReturnType<typeof createStatusLists>;
 
-/** `checkBitstringStatus` (contract C.5): `{ revoked }`, or a message when the credential carries no status. */
+/** `checkBitstringStatus` (contract C.5): `{ revoked }` (any entry's bit set), or a message when the credential carries no status. */
 export const checkStatus = async (lists: StatusLists, body: Record<string, unknown>) => {
   const credential = asObject(body.verifiableCredential, 'verifiableCredential');
   const status = credential.credentialStatus;
@@ -184,7 +184,8 @@ export const checkStatus = async (lists: StatusLists, body: Record<string, unkno
     const entry = asObject(raw, `verifiableCredential.credentialStatus${Array.isArray(status) ? `[${i}]` : ''}`);
     const bit = await lists.bitOf(entry);
     if (!bit) errors.push({ id: String(entry.id ?? ''), message: 'the status list is not held by this service or the index is outside it' });
-    else if (bit.set && bit.purpose === 'revocation') revoked = true;
+    // The entry's bit whatever the list's purpose (contract C.5 "reads the entry's bit"; VCkit's name for it is `revoked`).
+    else if (bit.set) revoked = true;
   }
   return errors.length ? { revoked, errors } : { revoked };
 };

@@ -63,8 +63,17 @@ ${EXIT_CODES_HELP}`,
     const dryRun = options.dryRun === true;
     const retentionDays = readBatchRetentionDays(context.env);
     const { db, logger } = await context.deps();
-    const result = await resolveItem(db, { ...target, version, finding, reason, dryRun, retentionDays });
-    auditOperatorAction(logger, context.env, 'resolve-item', { ...target, version, reason: reason ?? null, finding, dryRun, outcome: result.outcome });
+    const audit = (outcome: string, extra: Record<string, unknown> = {}) =>
+      auditOperatorAction(logger, context.env, 'resolve-item', { ...target, version, reason: reason ?? null, finding, dryRun, outcome, ...extra });
+    let result: ResolutionResult;
+    try {
+      result = await resolveItem(db, { ...target, version, finding, reason, dryRun, retentionDays });
+    } catch (error) {
+      // The transaction rolled back: nothing changed, but the attempt is still on record.
+      audit('failed', { error: String(error) });
+      throw error;
+    }
+    audit(result.outcome);
     context.print(`outcome: ${result.outcome}`);
     if (result.before) context.print(stateLine('before', result.before.batch, result.before.item));
     if (result.outcome === 'resolved' || result.outcome === 'dry-run') {

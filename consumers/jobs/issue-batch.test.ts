@@ -118,6 +118,14 @@ describe('issuing a batch', () => {
     expect([first!.attemptCount, second!.attemptCount]).toEqual([1, 1]);
   });
 
+  it('the warnings of an issued item are kept with it and shown in the projection', async () => {
+    const batchId = await submitItems([{ ...good(), publishingOptions: { publish: true } }]);
+    await run(batchId);
+    const [issued] = (await status(batchId)).items;
+    expect(issued.state).toBe('ISSUED');
+    expect(issued.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ code: expect.stringMatching(/^PUBLISH_/), message: expect.any(String) })]));
+  });
+
   it('a definitive refusal fails its item with the stable code and does not stop the rest', async () => {
     const batchId = await submitItems([good(), unregisteredIssuer(), good()]);
     await run(batchId);

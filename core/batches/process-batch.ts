@@ -111,47 +111,48 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
 /** One attempt at one item; its outcome is recorded before this returns. */
 const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: string }, item: BatchItemRow, token: string) => {
   const log = { batchId: batch.id, index: item.index, correlationId: item.correlationId };
-  let failure: AttemptFailure | undefined;
+  const onRecorded = async (tx: Queryable, credentialId: string) => {
+    // A late finish of an attempt already marked unknown still settles it: the record exists.
+    const settled = await transitionItem(tx, {
+      batchId: batch.id,
+      itemId: item.id,
+      from: ['PROCESSING', 'OUTCOME_UNKNOWN'],
+      to: 'ISSUED',
+      attemptToken: token,
+      set: { credentialId, errorCode: null, errorMessage: null },
+    });
+    if (!settled) {
+      deps.logger.warn('Credential recorded for a batch item that no longer awaits it', { ...log, credentialId });
+      return;
+    }
+    // The attempt had been given up as unknown and its batch settled: with the last unknown gone it settles again.
+    if (settled.before.state === 'OUTCOME_UNKNOWN') await settleResolvedBatch(tx, settled.batch, deps.policy.retentionDays);
+  };
+
+  let result: Awaited<ReturnType<IssueItem>>;
   try {
     const body = await deps.box.decryptJson(item.sealedRequest);
-    const result = await deps.issueItem({
-      tenantId: batch.tenantId,
-      body,
-      correlationId: item.correlationId,
-      onRecorded: async (tx, credentialId) => {
-        // A late finish of an attempt already marked unknown still settles it: the record exists.
-        const settled = await transitionItem(tx, {
-          batchId: batch.id,
-          itemId: item.id,
-          from: ['PROCESSING', 'OUTCOME_UNKNOWN'],
-          to: 'ISSUED',
-          attemptToken: token,
-          set: { credentialId, errorCode: null, errorMessage: null },
-        });
-        if (!settled) {
-          deps.logger.warn('Credential recorded for a batch item that no longer awaits it', { ...log, credentialId });
-          return;
-        }
-        // The attempt had been given up as unknown and its batch settled: with the last unknown gone it settles again.
-        if (settled.before.state === 'OUTCOME_UNKNOWN') await settleResolvedBatch(tx, settled.batch, deps.policy.retentionDays);
-      },
-    });
-    if (result.warnings.length > 0) {
-      await deps.db
-        .update(credentialBatchItems)
-        .set({ warnings: result.warnings })
-        .where(and(eq(credentialBatchItems.id, item.id), eq(credentialBatchItems.attemptToken, token)));
-    }
-    deps.logger.info('Batch item issued', { ...log, credentialId: result.credentialId });
-    return;
+    result = await deps.issueItem({ tenantId: batch.tenantId, body, correlationId: item.correlationId, onRecorded });
   } catch (error) {
-    failure = deps.classify(error);
+    const failure: AttemptFailure = deps.classify(error);
     deps.logger.warn('Batch item attempt failed', { ...log, kind: failure.kind, code: failure.code, error: String(error) });
+    await deps.db.transaction(async (tx) => {
+      const locked = await lockTenantBatch(tx, batch.tenantId, batch.id);
+      if (locked) await recordFailedAttempt(tx, locked, item, token, failure, deps.policy);
+    });
+    return;
   }
-  await deps.db.transaction(async (tx) => {
-    const locked = await lockTenantBatch(tx, batch.tenantId, batch.id);
-    if (locked) await recordFailedAttempt(tx, locked, item, token, failure, deps.policy);
-  });
+  deps.logger.info('Batch item issued', { ...log, credentialId: result.credentialId });
+  if (result.warnings.length === 0) return;
+  // Warnings are shown with the item; the item is settled already, so failing to keep them only loses the display.
+  try {
+    await deps.db
+      .update(credentialBatchItems)
+      .set({ warnings: result.warnings })
+      .where(and(eq(credentialBatchItems.id, item.id), eq(credentialBatchItems.attemptToken, token)));
+  } catch (error) {
+    deps.logger.warn('Warnings of an issued batch item could not be kept', { ...log, credentialId: result.credentialId, error: String(error) });
+  }
 };
 
 /**

@@ -3,6 +3,7 @@ import type { Database, Queryable } from '../../db/client.ts';
 import { credentials, credentialStatusEntries, libraryRecords } from '../../db/schema/index.ts';
 import type { StatusEntry } from '../adapters/vc/vc-adapter.ts';
 import type { CredentialDetails } from './credential-details.ts';
+import { assertNoPendingStatusOperation } from '../credential-status/pending-guard.ts';
 
 export type LibraryRecordRow = typeof libraryRecords.$inferSelect;
 export type CredentialRow = typeof credentials.$inferSelect;
@@ -168,6 +169,7 @@ export const findCredential = async (db: Queryable, tenantId: string, id: string
  */
 export const deleteCredentialRecord = (db: Database, tenantId: string, id: string): Promise<CredentialRow | undefined> =>
   db.transaction(async (tx) => {
+    await assertNoPendingStatusOperation(tx, tenantId, id);
     const [removed] = await tx
       .delete(credentials)
       .where(and(eq(credentials.id, id), eq(credentials.tenantId, tenantId)))

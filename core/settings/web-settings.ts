@@ -3,6 +3,7 @@ import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
 import { readLibrarySettings, type LibrarySettings } from './library-settings.ts';
+import { readStatusOperationSettings, type StatusOperationSettings } from './credential-status-settings.ts';
 import { readIdempotencyStaleClaimMinutes, readIssuanceSettings, type IssuanceSettings } from './issuance-settings.ts';
 import { readEnum, readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
@@ -38,6 +39,7 @@ export interface WebSettings {
   showSystemServiceBaseUrl: boolean;
   documents: DocumentSettings;
   library: LibrarySettings;
+  credentialStatus: StatusOperationSettings;
   /** Status purposes, tag limits: shared with the worker, which issues batch items. */
   issuance: IssuanceSettings;
   idempotencyStaleClaimMinutes: number;
@@ -64,6 +66,7 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     showSystemServiceBaseUrl: readExactTrue(env, 'SYSTEM_SERVICES_SHOW_BASE_URL'),
     documents: readDocumentSettings(env, warn),
+    credentialStatus: readStatusOperationSettings(env, warn),
     issuance: readIssuanceSettings(env, warn),
     idempotencyStaleClaimMinutes: readIdempotencyStaleClaimMinutes(env),
     verifyBounds: {

@@ -97,6 +97,14 @@ describe('web boot refuses bad DATA_ENCRYPTION_KEY with one line', () => {
     expect(await run.exited).toBe(1);
     expect(run.output().stderr).toContain('TENANT_MODE must be one of open, closed');
   });
+
+  it('refuses an invalid LOG_REDACT_PATHS, as the worker does', async () => {
+    const run = runWeb({ ...baseEnv, DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_REDACT_PATHS: 'headers.*.' });
+    expect(await run.exited).toBe(1);
+    expect(run.output().stderr.trim()).toBe(
+      'Web boot failed: LOG_REDACT_PATHS: "headers.*." is not a path of field names or * separated by dots [CONFIG_INVALID]',
+    );
+  });
 });
 
 describe('web boot end to end', () => {

@@ -126,6 +126,8 @@ export const credentialStatusEntries = pgTable(
     pendingValue: boolean('pending_value'),
     pendingSince: instant('pending_since'),
     pendingDeadline: instant('pending_deadline'),
+    /** Which VC service the pending operation was sent to (instance and base URL digest): reconcile refuses another unless told to accept it. */
+    pendingProvider: text('pending_provider'),
     ...timestamps,
   },
   (t) => [

@@ -29,6 +29,7 @@ export const handleError: ErrorHandler<AppEnv> = async (err, c) => {
     if (err.status === 502) {
       c.get('services')?.logger.warn('Upstream service failed', { correlationId, method: c.req.method, path: c.req.path, code: err.code, error: err.message });
     }
+    if (typeof err.extra?.retryAfterSeconds === 'number') c.header('retry-after', String(err.extra.retryAfterSeconds));
     const body = { error: err.message, ...(err.code ? { code: err.code } : {}), ...err.extra };
     return c.json(body, err.status);
   }

@@ -13,6 +13,8 @@ export interface ForeignCall {
   method: string;
   path: (id: string) => string;
   body?: (id: string) => unknown;
+  /** Request headers (e.g. If-Version), the same for both requests. */
+  headers?: Record<string, string>;
   /** Tenant A's id. */
   id: string;
   status?: number;
@@ -97,7 +99,7 @@ export const securitySuite = <F>(c: SecurityCase<F>): (() => SecurityContext<F>)
     it("another tenant's ids, in paths and bodies, answer exactly like missing ones; nothing changes", async () => {
       const before = await counted();
       for (const call of c.foreign(ctx.fixture)) {
-        const send = (id: string) => ctx.t.call(call.method, call.path(id), { token: ctx.tokenB, body: call.body?.(id) });
+        const send = (id: string) => ctx.t.call(call.method, call.path(id), { token: ctx.tokenB, body: call.body?.(id), headers: call.headers });
         const foreign = await send(call.id);
         const missing = await send(MISSING_ID);
         const label = `${call.method} ${call.path(call.id)}`;

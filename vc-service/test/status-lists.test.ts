@@ -124,6 +124,15 @@ describe('VC service bitstring status lists (contract C.5)', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toMatch(message);
     }
+    // checkBitstringStatus reads the entry's bit whatever the list's purpose (contract C.5).
+    const suspension = (await mint(vc, { statusPurpose: 'suspension' })).body;
+    const checkSuspension = () => vc.agent('checkBitstringStatus', { verifiableCredential: { credentialStatus: suspension, issuer: { id: issuer } } });
+    expect((await checkSuspension()).body).toEqual({ revoked: false });
+    const suspend = { statusListCredential: suspension.statusListCredential, statusListVCIssuer: issuer, statusPurpose: 'suspension', index: suspension.statusListIndex, status: true };
+    expect((await vc.agent('setBitstringStatus', suspend)).body).toEqual({ status: true });
+    expect((await checkSuspension()).body).toEqual({ revoked: true });
+    expect((await vc.agent('setBitstringStatus', { ...suspend, status: false })).body).toEqual({ status: false });
+    expect((await checkSuspension()).body).toEqual({ revoked: false });
     expect((await vc.agent('checkBitstringStatus', { verifiableCredential: {} })).body).toEqual({
       revoked: false,
       message: 'credentialStatus property was not set on the original credential',

@@ -46,8 +46,10 @@ export interface VcAdapter {
   deleteDid(did: string): Promise<void>;
   resolveDocument(did: string): Promise<Record<string, unknown> | undefined>;
   mintStatus(issuerDid: string, purpose: string): Promise<StatusEntry>;
-  setStatus(entry: StatusEntry, issuerDid: string, status: boolean): Promise<void>;
-  checkStatus(entry: StatusEntry, issuerDid: string): Promise<{ revoked: boolean }>;
+  /** Sets the entry's bit; the answer echoes the bit set (`{ status }`), checked by the caller. */
+  setStatus(entry: StatusEntry, issuerDid: string, status: boolean): Promise<{ status: boolean }>;
+  /** Reads the entry's bit (VCkit names it `revoked` whatever the list's purpose). */
+  checkStatus(entry: StatusEntry, issuerDid: string): Promise<{ revoked: boolean; errors?: { message?: string }[] }>;
 }
 
 const malformed = (what: string) => new AdapterError('unavailable', 'VC', `The VC service returned ${what}`);
@@ -88,7 +90,8 @@ const Answers = {
     statusListIndex: z.number(),
     statusListCredential: z.string(),
   }),
-  status: z.looseObject({ revoked: z.boolean() }),
+  status: z.looseObject({ revoked: z.boolean(), errors: z.array(z.looseObject({ message: z.string().optional() })).optional() }),
+  statusSet: z.looseObject({ status: z.boolean() }),
   any: z.unknown(),
 };
 
@@ -154,8 +157,8 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher): VcAdapter =
     },
     mintStatus: (issuerDid, purpose) =>
       post('/agent/issueBitstringStatusList', { statusPurpose: purpose, bitstringStatusIssuer: issuerDid }, Answers.statusEntry),
-    async setStatus(entry, issuerDid, status) {
-      await post(
+    setStatus: (entry, issuerDid, status) =>
+      post(
         '/agent/setBitstringStatus',
         {
           statusListCredential: entry.statusListCredential,
@@ -164,9 +167,8 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher): VcAdapter =
           index: entry.statusListIndex,
           status,
         },
-        Answers.any,
-      );
-    },
+        Answers.statusSet,
+      ),
     checkStatus: (entry, issuerDid) =>
       post('/agent/checkBitstringStatus', { verifiableCredential: { credentialStatus: entry, issuer: { id: issuerDid } } }, Answers.status),
   };

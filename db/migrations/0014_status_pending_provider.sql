@@ -1,0 +1,1 @@
+ALTER TABLE "credential_status_entries" ADD COLUMN "pending_provider" text;
