@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { CONSUMERS, startWorker } from '../../consumers/worker.ts';
@@ -30,7 +31,8 @@ const ISSUED = Number(process.env.BENCH_LIBRARY_ISSUED ?? 200);
 const logger = createLogger('error');
 const stack = await startBenchStack({ FETCH_ALLOW_PRIVATE_URLS: 'true' });
 const storage = await startStorage('local');
-const vc = await startVcService({ databaseUrl: stack.databaseUrl, env: { LOG_LEVEL: 'error' } });
+// As deployed: one VC service process per CPU (the test harness's default is one).
+const vc = await startVcService({ databaseUrl: stack.databaseUrl, env: { LOG_LEVEL: 'error', WORKERS: String(availableParallelism()) } });
 const jobs = createJobQueue(stack.databaseUrl, logger);
 try {
   const token = await stack.token();
