@@ -14,7 +14,7 @@ import { deleteCopyBestEffort } from './durable-copy.ts';
 import { attachClaimRecord, claimIdempotencyKey, finaliseClaim, releaseClaim } from '../idempotency/idempotency-claims.ts';
 import { bodyDigest } from '../idempotency/idempotency-key.ts';
 import { requestVerification } from './request-verification.ts';
-import { fetchSource, openSource, sha256Multibase, type OpenedContent } from './source-content.ts';
+import { assertSourceUrl, fetchSource, openSource, sha256Multibase, type OpenedContent } from './source-content.ts';
 
 export interface LibraryDeps extends DomainDeps {
   jobs: JobQueue;
@@ -69,6 +69,7 @@ export const registerExternal = async (
   input: { tenantId: string; idempotencyKey: string; body: unknown; staleClaimMinutes: number; registration: RegistrationInput },
 ): Promise<{ recordId: string; replayed: boolean }> => {
   const { tenantId, registration } = input;
+  assertSourceUrl(registration.sourceUrl, deps.allowPrivateUrls);
   const claim = await claimIdempotencyKey(deps.db, deps.box, {
     tenantId,
     operation: 'LIBRARY_REGISTER',
