@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { credentials, externalCredentials, libraryRecords } from '../../db/schema/index.ts';
 import { adapterFailure } from '../adapters/adapter-failure.ts';
 import { isUniqueViolation } from '../db-errors.ts';
@@ -39,12 +39,12 @@ export class DuplicateCredentialError extends ApiError {
 }
 const duplicateCredential = (id: string) => new DuplicateCredentialError(id);
 
-/** An earlier record of the tenant with the same content: an external copy, or a credential issued here. */
-const findSameContent = async (deps: LibraryDeps, tenantId: string, contentDigest: string): Promise<string | undefined> => {
+/** An earlier record of the tenant (other than `except`) with the same content: an external copy, or a credential issued here. */
+export const findSameContent = async (deps: LibraryDeps, tenantId: string, contentDigest: string, except?: string): Promise<string | undefined> => {
   const [external] = await deps.db
     .select({ id: externalCredentials.id })
     .from(externalCredentials)
-    .where(and(eq(externalCredentials.tenantId, tenantId), eq(externalCredentials.contentDigest, contentDigest)))
+    .where(and(eq(externalCredentials.tenantId, tenantId), eq(externalCredentials.contentDigest, contentDigest), except ? ne(externalCredentials.id, except) : undefined))
     .limit(1);
   if (external) return external.id;
   const [native] = await deps.db
@@ -113,7 +113,7 @@ export const registerExternal = async (
  * The record's descriptive fields at registration: read from an enveloped credential when there is
  * one (the worker reads them again from the verified copy), else the declared type and display name.
  */
-const describedBy = (opened: OpenedContent, declaredType: string, displayName: string) => {
+export const describedBy = (opened: OpenedContent, declaredType: string, displayName: string) => {
   const payload = opened.kind === 'CREDENTIAL' && opened.document ? decodeEnvelopedPayload(opened.document as EnvelopedCredential) : undefined;
   if (payload) return externalDetailsOf(payload, { declaredType, displayName });
   return {

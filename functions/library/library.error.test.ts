@@ -221,22 +221,37 @@ describe('version-guarded writes', () => {
 });
 
 describe('generations that cannot complete', () => {
-  it('an encrypted source registered without its key: DECRYPTION_REQUIRED, and re-verification is refused', async () => {
+  it('an encrypted source registered without its key: DECRYPTION_REQUIRED until the key is sent with a re-verification', async () => {
     const res = await rig.register({ sourceUrl: native.storageUri, annotations: annotations() });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ encrypted: true, capabilities: { verifiable: false } });
+    expect(res.body).toMatchObject({ encrypted: true, capabilities: { verifiable: false }, detailsStatus: 'EXTRACTION_PENDING' });
     await rig.verifyPending(res.body.id);
     expect((await rig.get(res.body.id)).body.verification).toMatchObject({
       state: 'failed',
       checks: { retrieval: 'pass', decryption: 'fail' },
       failure: { code: 'DECRYPTION_REQUIRED', retryable: false },
     });
-    expect400(await call('POST', `${LIBRARY}/${res.body.id}/verify`), 'The stored copy is encrypted', 'DECRYPTION_REQUIRED');
-    // The way out the message names: delete, then register the same source with its key.
-    expect((await call('DELETE', `${LIBRARY}/${res.body.id}`)).status).toBe(204);
-    const again = await rig.register({ sourceUrl: native.storageUri, sourceEncryption: { decryptionKey: native.decryptionKey }, annotations: annotations() });
-    expect(again.status, again.text).toBe(201);
-    expect(again.body.capabilities.verifiable).toBe(true);
+    const path = `${LIBRARY}/${res.body.id}/verify`;
+    expect400(await call('POST', path), 'The stored copy is encrypted', 'DECRYPTION_REQUIRED');
+    const before = (await rig.get(res.body.id)).body;
+    const wrong = await call('POST', path, { body: { sourceEncryption: { decryptionKey: 'ef'.repeat(32) } } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.code).toBe('DECRYPTION_FAILED');
+    expect((await rig.get(res.body.id)).body).toEqual(before);
+
+    const opened = await call('POST', path, { body: { sourceEncryption: { decryptionKey: native.decryptionKey } } });
+    expect(opened.status, opened.text).toBe(202);
+    expect(opened.text).not.toContain(native.decryptionKey);
+    expect(opened.body).toMatchObject({ capabilities: { verifiable: true }, detailsStatus: 'EXTRACTED', verification: { generation: 2, state: 'pending' } });
+    expect(opened.body.warnings).toContainEqual(expect.objectContaining({ code: 'DUPLICATE_CONTENT', relatedRecordId: native.id }));
+    expect((await fetch(before.storageUri)).status).toBe(404);
+    await rig.verifyPending(res.body.id);
+    expect((await rig.get(res.body.id)).body.verification).toMatchObject({ generation: 2, state: 'complete', summary: 'verified' });
+    // Opened once: a key is refused from now on, as on any record not holding ciphertext.
+    const again = await call('POST', path, { body: { sourceEncryption: { decryptionKey: native.decryptionKey } } });
+    expect400(again, 'sourceEncryption: ', 'SOURCE_ENCRYPTION_NOT_ALLOWED');
+    expect400(await call('POST', `${LIBRARY}/${native.id}/verify`, { body: { sourceEncryption: { decryptionKey: native.decryptionKey } } }), 'sourceEncryption: ', 'SOURCE_ENCRYPTION_NOT_ALLOWED');
+    expect400(await call('POST', path, { body: { sourceEncryption: { decryptionKey: 'short' } } }), 'sourceEncryption.decryptionKey: ');
   });
 
   it('the stored copy unreachable: STORED_COPY_UNAVAILABLE, retryable; a later generation can succeed', async () => {
