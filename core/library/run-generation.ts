@@ -37,7 +37,7 @@ const FAILURES: Record<string, { code: RunFailure['code']; retryable: boolean }>
 };
 
 /** The verification pipeline's report as the library's seven checks (schema conformance is judged afterwards, on a verdict). */
-export const toSettlement = (report: VerificationReport): Settlement => {
+const toSettlement = (report: VerificationReport): Settlement => {
   const { retrieval, decryption, digest, proof, status, temporal } = report.checks;
   const checks: Checks = { retrieval, decryption, digest, proof, status, temporal, schemaConformance: 'not_run' };
   if (report.completed) return { state: 'COMPLETE', checks, details: report.verdict.decodedCredential };
