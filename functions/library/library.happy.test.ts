@@ -13,7 +13,7 @@ let native: { id: string; storageUri: string; decryptionKey: string | null };
 let plain: { id: string; storageUri: string; decryptionKey: string | null };
 
 beforeAll(async () => {
-  rig = await startLibraryRig();
+  rig = await startLibraryRig({ CREDENTIAL_STATUS_MUTATION_ENABLED: 'true' });
   native = await rig.issue({ tags: ['imported', 'batch-7'] });
   plain = await rig.issue({ encrypt: false });
 });
@@ -71,6 +71,20 @@ describe('native records', () => {
     // Our own storage plumbing is masked on native records.
     expect(after.checks).toEqual({ retrieval: 'not_run', decryption: 'not_run', digest: 'not_run', proof: 'pass', status: 'pass', temporal: 'pass', schemaConformance: 'pass' });
     expect(after.completedAt >= after.requestedAt).toBe(true);
+  });
+});
+
+describe('a revoked credential', () => {
+  it('verifies not_conformant (status is a blocking check) and shows as revoked', async () => {
+    const issued = await rig.issue();
+    const revoke = await rig.t.call('PUT', `/api/v1/credentials/${issued.id}/status/revocation`, { token: rig.token, headers: { 'if-version': '1' }, body: { value: true } });
+    expect(revoke.status, revoke.text).toBe(200);
+    expect((await rig.t.call('POST', `${LIBRARY}/${issued.id}/verify`, { token: rig.token })).status).toBe(202);
+    await rig.verifyPending(issued.id);
+    const detail = (await rig.get(issued.id)).body;
+    expect(detail.verification).toMatchObject({ state: 'complete', summary: 'not_conformant', checks: { proof: 'pass', status: 'fail' } });
+    expect(detail.lifecycle).toBe('revoked');
+    expect((await list('?status=not_conformant')).body.data.map((r: { id: string }) => r.id)).toContain(issued.id);
   });
 });
 
