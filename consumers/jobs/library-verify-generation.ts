@@ -1,3 +1,4 @@
+import { payloadChecksFor } from '../../core/credentials/issuance-deps.ts';
 import { domainDeps } from '../../core/deps.ts';
 import { QUEUE_NAMES } from '../../core/jobs/queues.ts';
 import { runGeneration } from '../../core/library/run-generation.ts';
@@ -11,5 +12,6 @@ export const libraryVerifyGeneration = defineConsumer({
   // A generation mostly waits on the storage and VC services: several at once keep one worker busy.
   // A repeated job finds its generation settled and does nothing, so a failed batch may run again.
   batchSize: () => VERIFY_BATCH,
-  handle: (deps, job) => runGeneration(domainDeps(deps), job.payload),
+  handle: (deps, job) =>
+    runGeneration({ ...domainDeps(deps), payloadChecks: payloadChecksFor(deps.fetcher, deps.settings.documents) }, job.payload),
 });

@@ -8,7 +8,7 @@ const staleVersion = () => conflict('The supplied If-Version is stale.', 'VERSIO
 /** The tenant's record (parent row only) or the 404 a foreign id gets too. */
 export const findOwnRecord = async (db: Queryable, tenantId: string, id: string) => {
   const [row] = await db
-    .select({ id: libraryRecords.id, origin: libraryRecords.origin, tagVersion: libraryRecords.tagVersion })
+    .select({ id: libraryRecords.id, origin: libraryRecords.origin })
     .from(libraryRecords)
     .where(and(eq(libraryRecords.id, id), eq(libraryRecords.tenantId, tenantId)));
   if (!row) throw notFound('Credential record');

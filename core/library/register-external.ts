@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { credentials, externalCredentials, libraryRecords } from '../../db/schema/index.ts';
 import { adapterFailure } from '../adapters/adapter-failure.ts';
 import { isUniqueViolation } from '../db-errors.ts';
@@ -7,13 +7,14 @@ import { ApiError } from '../errors.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { resolveTemplateStorage } from '../render-templates/template-storage.ts';
 import { decodeEnvelopedPayload } from '../verification/enveloped-credential.ts';
-import { CORE_TYPE_CODES, coreTypeInCredential, type CoreTypeCode } from './credential-types.ts';
+import type { EnvelopedCredential } from '../verification/outcome.ts';
+import { CORE_TYPE_CODES, type CoreTypeCode } from './credential-types.ts';
+import { externalDetailsOf } from './record-details.ts';
 import { deleteCopyBestEffort } from './durable-copy.ts';
-import { extractCredentialDetails } from '../credentials/credential-details.ts';
 import { attachClaimRecord, claimIdempotencyKey, finaliseClaim, releaseClaim } from '../idempotency/idempotency-claims.ts';
 import { bodyDigest } from '../idempotency/idempotency-key.ts';
 import { requestVerification } from './request-verification.ts';
-import { fetchSource, openSource, sha256Multibase, type OpenedContent } from './source-content.ts';
+import { assertSourceUrl, fetchSource, openSource, sha256Multibase, type OpenedContent } from './source-content.ts';
 
 export interface LibraryDeps extends DomainDeps {
   jobs: JobQueue;
@@ -38,12 +39,12 @@ export class DuplicateCredentialError extends ApiError {
 }
 const duplicateCredential = (id: string) => new DuplicateCredentialError(id);
 
-/** An earlier record of the tenant with the same content: an external copy, or a credential issued here. */
-const findSameContent = async (deps: LibraryDeps, tenantId: string, contentDigest: string): Promise<string | undefined> => {
+/** An earlier record of the tenant (other than `except`) with the same content: an external copy, or a credential issued here. */
+export const findSameContent = async (deps: LibraryDeps, tenantId: string, contentDigest: string, except?: string): Promise<string | undefined> => {
   const [external] = await deps.db
     .select({ id: externalCredentials.id })
     .from(externalCredentials)
-    .where(and(eq(externalCredentials.tenantId, tenantId), eq(externalCredentials.contentDigest, contentDigest)))
+    .where(and(eq(externalCredentials.tenantId, tenantId), eq(externalCredentials.contentDigest, contentDigest), except ? ne(externalCredentials.id, except) : undefined))
     .limit(1);
   if (external) return external.id;
   const [native] = await deps.db
@@ -68,6 +69,7 @@ export const registerExternal = async (
   input: { tenantId: string; idempotencyKey: string; body: unknown; staleClaimMinutes: number; registration: RegistrationInput },
 ): Promise<{ recordId: string; replayed: boolean }> => {
   const { tenantId, registration } = input;
+  assertSourceUrl(registration.sourceUrl, deps.allowPrivateUrls);
   const claim = await claimIdempotencyKey(deps.db, deps.box, {
     tenantId,
     operation: 'LIBRARY_REGISTER',
@@ -107,6 +109,23 @@ export const registerExternal = async (
   return { recordId, replayed: false };
 };
 
+/**
+ * The record's descriptive fields at registration: read from an enveloped credential when there is
+ * one (the worker reads them again from the verified copy), else the declared type and display name.
+ */
+export const describedBy = (opened: OpenedContent, declaredType: string, displayName: string) => {
+  const payload = opened.kind === 'CREDENTIAL' && opened.document ? decodeEnvelopedPayload(opened.document as EnvelopedCredential) : undefined;
+  if (payload) return externalDetailsOf(payload, { declaredType, displayName });
+  return {
+    name: displayName,
+    credentialType: declaredType,
+    coreCredentialType: declaredType,
+    detailsStatus: opened.unopened ? ('EXTRACTION_PENDING' as const) : ('EXTRACTION_FAILED' as const),
+    // Ciphertext nobody could open, or content that is no enveloped credential (or whose payload cannot be decoded).
+    detailsError: opened.unopened ? 'UNREADABLE_ENVELOPE' : 'BRIDGE_ERROR',
+  };
+};
+
 const storeAndRecord = async (
   deps: LibraryDeps,
   x: {
@@ -120,31 +139,19 @@ const storeAndRecord = async (
   },
 ): Promise<string> => {
   const storage = await resolveTemplateStorage(deps, x.tenantId, undefined);
+  const storageExternalId = crypto.randomUUID();
   let stored;
   try {
-    stored = await storage.adapter.storeJson(x.opened.copy, { encrypt: true });
+    stored = await storage.adapter.storeJson(x.opened.copy, { encrypt: true, id: storageExternalId });
   } catch (error) {
     throw adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'keep a copy of the credential' });
   }
-  const storageExternalId = new URL(stored.uri).pathname.split('/').pop()!.replace(/\.[^.]*$/, '');
-  const details = x.opened.document && x.opened.kind === 'CREDENTIAL' ? decodeEnvelopedPayload(x.opened.document as never) : undefined;
   const declared = CORE_TYPE_CODES[x.registration.annotations.declaredCredentialType];
   try {
     return await deps.db.transaction(async (tx) => {
-      const extracted = details ? { ...extractCredentialDetails(details).details, coreCredentialType: coreTypeInCredential(details) } : undefined;
       const [record] = await tx
         .insert(libraryRecords)
-        .values({
-          tenantId: x.tenantId,
-          origin: 'EXTERNAL',
-          credentialType: extracted?.coreCredentialType ?? declared,
-          ...(extracted ?? {}),
-          coreCredentialType: extracted?.coreCredentialType ?? declared,
-          name: extracted?.name ?? x.registration.annotations.displayName,
-          detailsStatus: extracted ? 'EXTRACTED' : x.opened.unopened ? 'EXTRACTION_PENDING' : 'EXTRACTION_FAILED',
-          detailsError: x.opened.unopened ? 'UNREADABLE_ENVELOPE' : extracted || x.opened.kind === 'CREDENTIAL' ? null : 'BRIDGE_ERROR',
-          tags: x.registration.tags,
-        })
+        .values({ tenantId: x.tenantId, origin: 'EXTERNAL', ...describedBy(x.opened, declared, x.registration.annotations.displayName), tags: x.registration.tags })
         .returning({ id: libraryRecords.id });
       const recordId = record!.id;
       await tx.insert(externalCredentials).values({

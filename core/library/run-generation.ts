@@ -1,18 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { libraryRecords, verificationRuns } from '../../db/schema/index.ts';
+import type { PayloadChecks } from '../credentials/payload-validation.ts';
 import type { DomainDeps } from '../deps.ts';
 import type { VerificationReport } from '../verification/outcome.ts';
 import { verifyCredential } from '../verification/verify-credential.ts';
-import { extractCredentialDetails } from '../credentials/credential-details.ts';
-import { coreTypeInCredential } from './credential-types.ts';
+import { externalDetailsOf } from './record-details.ts';
 import { loadRecordView, type RecordView } from './record-queries.ts';
 import { fetchSource, sha256Multibase } from './source-content.ts';
+import { checkSchemaConformance } from './schema-conformance.ts';
 import { storedCopyOf, unwrapKey } from './stored-copy.ts';
 import { summarise, type Checks, type RunFailure } from './verification-envelope.ts';
 
 export type Settlement =
-  | { state: 'COMPLETE'; checks: Checks; details?: Record<string, unknown> }
+  | { state: 'COMPLETE'; checks: Checks; details?: Record<string, unknown>; schemaConformanceMessage?: string }
   | { state: 'FAILED'; checks: Checks; failure: RunFailure };
 
 const fail = (checks: Checks, code: RunFailure['code'], message: string, retryable: boolean): Settlement => ({
@@ -35,8 +36,8 @@ const FAILURES: Record<string, { code: RunFailure['code']; retryable: boolean }>
   VC_SERVICE_ERROR: { code: 'VERIFICATION_UNAVAILABLE', retryable: true },
 };
 
-/** The verification pipeline's report as the library's seven checks (schema conformance is not judged yet: not_run). */
-export const toSettlement = (report: VerificationReport): Settlement => {
+/** The verification pipeline's report as the library's seven checks (schema conformance is judged afterwards, on a verdict). */
+const toSettlement = (report: VerificationReport): Settlement => {
   const { retrieval, decryption, digest, proof, status, temporal } = report.checks;
   const checks: Checks = { retrieval, decryption, digest, proof, status, temporal, schemaConformance: 'not_run' };
   if (report.completed) return { state: 'COMPLETE', checks, details: report.verdict.decodedCredential };
@@ -71,6 +72,9 @@ const checkSourceFreshness = async (deps: DomainDeps, view: RecordView, generati
 };
 
 /** Writes a generation's outcome, only while it is still pending (a sweep may have settled it first). */
+/** What a generation needs besides the domain deps: the process's compiled schemas (`payloadChecksFor`). */
+export type GenerationDeps = DomainDeps & { payloadChecks: PayloadChecks };
+
 export const settleRun = async (
   tx: Queryable,
   runId: string,
@@ -83,6 +87,7 @@ export const settleRun = async (
       state: settlement.state,
       summary: settlement.state === 'COMPLETE' ? summarise(settlement.checks) : 'failed',
       ...settlement.checks,
+      ...(settlement.state === 'COMPLETE' && settlement.schemaConformanceMessage ? { schemaConformanceMessage: settlement.schemaConformanceMessage } : {}),
       ...(settlement.state === 'FAILED'
         ? { failureCode: settlement.failure.code, failureMessage: settlement.failure.message, failureRetryable: settlement.failure.retryable }
         : {}),
@@ -100,7 +105,7 @@ export const settleRun = async (
  * the outcome, with the details read from the credential, is written in one transaction. An
  * unexpected error throws, so the queue retries; the sweep settles a run whose job gave up.
  */
-export const runGeneration = async (deps: DomainDeps, job: { tenantId: string; recordId: string; generation: number }): Promise<void> => {
+export const runGeneration = async (deps: GenerationDeps, job: { tenantId: string; recordId: string; generation: number }): Promise<void> => {
   const [run] = await deps.db
     .select()
     .from(verificationRuns)
@@ -109,18 +114,22 @@ export const runGeneration = async (deps: DomainDeps, job: { tenantId: string; r
   const view = await loadRecordView(deps.db, job.tenantId, job.recordId);
   if (!view) return;
   const settlement = await verifyStoredCopy(deps, view);
+  if (settlement.state === 'COMPLETE' && settlement.details && settlement.checks.proof === 'pass') {
+    const conformance = await checkSchemaConformance(deps, job.tenantId, view, settlement.details);
+    settlement.checks.schemaConformance = conformance.result;
+    settlement.schemaConformanceMessage = conformance.message;
+  }
   const freshness = await checkSourceFreshness(deps, view, job.generation);
   await deps.db.transaction(async (tx) => {
     const settled = await settleRun(tx, run.id, settlement, freshness);
     if (!settled || settlement.state !== 'COMPLETE' || !settlement.details) return;
-    const details = { ...extractCredentialDetails(settlement.details).details, coreCredentialType: coreTypeInCredential(settlement.details) };
+    // The credential as verified is the authority for an external record's details; a native record's were written at issuance.
+    const details = view.external
+      ? externalDetailsOf(settlement.details, { declaredType: view.external.declaredCredentialType, displayName: view.external.displayName })
+      : { detailsStatus: 'EXTRACTED' as const, detailsError: null };
     await tx
       .update(libraryRecords)
-      .set({
-        ...(view.record.origin === 'EXTERNAL' ? { ...details, coreCredentialType: details.coreCredentialType ?? view.record.coreCredentialType } : {}),
-        detailsStatus: 'EXTRACTED',
-        detailsError: null,
-      })
+      .set(details)
       .where(eq(libraryRecords.id, job.recordId));
   });
 };

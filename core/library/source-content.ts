@@ -18,13 +18,24 @@ export interface FetchedSource {
 }
 
 /**
+ * A source URL we may fetch: absolute http(s) without userinfo (else 400 VALIDATION_FAILED), and not
+ * a private or reserved address unless allowed (400 SOURCE_NOT_PERMITTED). Checked before anything is
+ * claimed or fetched; the guarded fetcher checks every hop again.
+ */
+export const assertSourceUrl = (sourceUrl: string, allowPrivateUrls: boolean): void => {
+  const malformed = publicUrlProblem(sourceUrl, true);
+  if (malformed) throw badRequest(`sourceUrl: ${malformed}`);
+  const refused = publicUrlProblem(sourceUrl, allowPrivateUrls);
+  if (refused) throw badRequest(`sourceUrl: ${refused}`, 'SOURCE_NOT_PERMITTED');
+};
+
+/**
  * The source's bytes through the guarded fetcher. An address we must not contact is the caller's
- * mistake (400 SOURCE_NOT_PERMITTED); a source that cannot be read is 422 SOURCE_UNREACHABLE, and
- * nothing is recorded.
+ * mistake (400 SOURCE_NOT_PERMITTED, also when a redirect leads there); a source that cannot be read
+ * is 422 SOURCE_UNREACHABLE, and nothing is recorded.
  */
 export const fetchSource = async (fetcher: Fetcher, sourceUrl: string, allowPrivateUrls: boolean): Promise<FetchedSource> => {
-  const problem = publicUrlProblem(sourceUrl, allowPrivateUrls);
-  if (problem) throw badRequest(`sourceUrl: ${problem}`, 'SOURCE_NOT_PERMITTED');
+  assertSourceUrl(sourceUrl, allowPrivateUrls);
   let response: Response;
   let bytes: Uint8Array;
   try {

@@ -16,18 +16,19 @@ export const annotationFields = {
   notes: z.string({ error: () => 'must be a string' }).max(2000, 'must be at most 2000 characters'),
 };
 
+/** The supplier's key of an encrypted source (register, or open a copy still encrypted). */
+export const sourceEncryptionField = z.object({
+  decryptionKey: z
+    .string({ error: () => 'must be a string' })
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
+    .openapi({ description: 'AES-256-GCM key of an encrypted source; used once, never stored or shown' }),
+  encryptionMethod: z.enum(['AES-256-GCM'], { error: () => 'must be AES-256-GCM' }).optional(),
+});
+
 export const RegisterExternalBody = z
   .object({
     sourceUrl: unpaddedText('url').openapi({ example: 'https://supplier.example.com/credentials/dpp-42.json' }),
-    sourceEncryption: z
-      .object({
-        decryptionKey: z
-          .string({ error: () => 'must be a string' })
-          .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
-          .openapi({ description: 'AES-256-GCM key of an encrypted source; used once, never stored or shown' }),
-        encryptionMethod: z.enum(['AES-256-GCM'], { error: () => 'must be AES-256-GCM' }).optional(),
-      })
-      .optional(),
+    sourceEncryption: sourceEncryptionField.optional(),
     annotations: z.object({
       displayName: annotationFields.displayName,
       declaredCredentialType: annotationFields.declaredCredentialType,

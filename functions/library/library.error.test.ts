@@ -70,6 +70,9 @@ describe('POST /library validation: 400 naming the field, nothing written', () =
     ['no sourceUrl', { annotations: annotations() }, 'sourceUrl: '],
     ['a blank sourceUrl', { sourceUrl: '  ', annotations: annotations() }, 'sourceUrl: '],
     ['no annotations', { sourceUrl: 'https://x.example/c.json' }, 'annotations: '],
+    ['a sourceUrl that is no URL', { sourceUrl: 'not a url', annotations: annotations() }, 'sourceUrl: must be an absolute http or https URL'],
+    ['a sourceUrl of another scheme', { sourceUrl: 'ftp://files.example/c.json', annotations: annotations() }, 'sourceUrl: must use http or https'],
+    ['a sourceUrl with userinfo', { sourceUrl: 'https://u:p@x.example/c.json', annotations: annotations() }, 'sourceUrl: must not contain a username or password'],
     ['no displayName', { sourceUrl: 'https://x.example/c.json', annotations: { declaredCredentialType: 'DPP' } }, 'annotations.displayName: '],
     ['a long displayName', { sourceUrl: 'https://x.example/c.json', annotations: annotations({ displayName: 'x'.repeat(201) }) }, 'annotations.displayName: '],
     ['an unknown declared type', { sourceUrl: 'https://x.example/c.json', annotations: annotations({ declaredCredentialType: 'ABC' }) }, 'annotations.declaredCredentialType: '],
@@ -218,17 +221,37 @@ describe('version-guarded writes', () => {
 });
 
 describe('generations that cannot complete', () => {
-  it('an encrypted source registered without its key: DECRYPTION_REQUIRED, and re-verification is refused', async () => {
+  it('an encrypted source registered without its key: DECRYPTION_REQUIRED until the key is sent with a re-verification', async () => {
     const res = await rig.register({ sourceUrl: native.storageUri, annotations: annotations() });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ encrypted: true, capabilities: { verifiable: false } });
+    expect(res.body).toMatchObject({ encrypted: true, capabilities: { verifiable: false }, detailsStatus: 'EXTRACTION_PENDING' });
     await rig.verifyPending(res.body.id);
     expect((await rig.get(res.body.id)).body.verification).toMatchObject({
       state: 'failed',
       checks: { retrieval: 'pass', decryption: 'fail' },
       failure: { code: 'DECRYPTION_REQUIRED', retryable: false },
     });
-    expect400(await call('POST', `${LIBRARY}/${res.body.id}/verify`), 'The stored copy is encrypted', 'DECRYPTION_REQUIRED');
+    const path = `${LIBRARY}/${res.body.id}/verify`;
+    expect400(await call('POST', path), 'The stored copy is encrypted', 'DECRYPTION_REQUIRED');
+    const before = (await rig.get(res.body.id)).body;
+    const wrong = await call('POST', path, { body: { sourceEncryption: { decryptionKey: 'ef'.repeat(32) } } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.code).toBe('DECRYPTION_FAILED');
+    expect((await rig.get(res.body.id)).body).toEqual(before);
+
+    const opened = await call('POST', path, { body: { sourceEncryption: { decryptionKey: native.decryptionKey } } });
+    expect(opened.status, opened.text).toBe(202);
+    expect(opened.text).not.toContain(native.decryptionKey);
+    expect(opened.body).toMatchObject({ capabilities: { verifiable: true }, detailsStatus: 'EXTRACTED', verification: { generation: 2, state: 'pending' } });
+    expect(opened.body.warnings).toContainEqual(expect.objectContaining({ code: 'DUPLICATE_CONTENT', relatedRecordId: native.id }));
+    expect((await fetch(before.storageUri)).status).toBe(404);
+    await rig.verifyPending(res.body.id);
+    expect((await rig.get(res.body.id)).body.verification).toMatchObject({ generation: 2, state: 'complete', summary: 'verified' });
+    // Opened once: a key is refused from now on, as on any record not holding ciphertext.
+    const again = await call('POST', path, { body: { sourceEncryption: { decryptionKey: native.decryptionKey } } });
+    expect400(again, 'sourceEncryption: ', 'SOURCE_ENCRYPTION_NOT_ALLOWED');
+    expect400(await call('POST', `${LIBRARY}/${native.id}/verify`, { body: { sourceEncryption: { decryptionKey: native.decryptionKey } } }), 'sourceEncryption: ', 'SOURCE_ENCRYPTION_NOT_ALLOWED');
+    expect400(await call('POST', path, { body: { sourceEncryption: { decryptionKey: 'short' } } }), 'sourceEncryption.decryptionKey: ');
   });
 
   it('the stored copy unreachable: STORED_COPY_UNAVAILABLE, retryable; a later generation can succeed', async () => {

@@ -1,8 +1,11 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryVerifyGeneration } from '../../consumers/jobs/library-verify-generation.ts';
 import { externalCredentials, verificationRuns } from '../../db/schema/index.ts';
 import { startTestWorker } from '../../test/rig/jobs.ts';
+import { SAMPLES, samplePayload } from '../../test/rig/credential-fixtures.ts';
 import { annotations, LIBRARY, startLibraryRig, type LibraryRig } from '../../test/rig/library-fixtures.ts';
 
 let rig: LibraryRig;
@@ -10,7 +13,7 @@ let native: { id: string; storageUri: string; decryptionKey: string | null };
 let plain: { id: string; storageUri: string; decryptionKey: string | null };
 
 beforeAll(async () => {
-  rig = await startLibraryRig();
+  rig = await startLibraryRig({ CREDENTIAL_STATUS_MUTATION_ENABLED: 'true' });
   native = await rig.issue({ tags: ['imported', 'batch-7'] });
   plain = await rig.issue({ encrypt: false });
 });
@@ -66,8 +69,22 @@ describe('native records', () => {
     const after = (await rig.get(native.id)).body.verification;
     expect(after).toMatchObject({ generation: 2, state: 'complete', summary: 'verified' });
     // Our own storage plumbing is masked on native records.
-    expect(after.checks).toEqual({ retrieval: 'not_run', decryption: 'not_run', digest: 'not_run', proof: 'pass', status: 'pass', temporal: 'pass', schemaConformance: 'not_run' });
+    expect(after.checks).toEqual({ retrieval: 'not_run', decryption: 'not_run', digest: 'not_run', proof: 'pass', status: 'pass', temporal: 'pass', schemaConformance: 'pass' });
     expect(after.completedAt >= after.requestedAt).toBe(true);
+  });
+});
+
+describe('a revoked credential', () => {
+  it('verifies not_conformant (status is a blocking check) and shows as revoked', async () => {
+    const issued = await rig.issue();
+    const revoke = await rig.t.call('PUT', `/api/v1/credentials/${issued.id}/status/revocation`, { token: rig.token, headers: { 'if-version': '1' }, body: { value: true } });
+    expect(revoke.status, revoke.text).toBe(200);
+    expect((await rig.t.call('POST', `${LIBRARY}/${issued.id}/verify`, { token: rig.token })).status).toBe(202);
+    await rig.verifyPending(issued.id);
+    const detail = (await rig.get(issued.id)).body;
+    expect(detail.verification).toMatchObject({ state: 'complete', summary: 'not_conformant', checks: { proof: 'pass', status: 'fail' } });
+    expect(detail.lifecycle).toBe('revoked');
+    expect((await list('?status=not_conformant')).body.data.map((r: { id: string }) => r.id)).toContain(issued.id);
   });
 });
 
@@ -97,7 +114,7 @@ describe('registering an external credential', () => {
       generation: 1,
       state: 'complete',
       summary: 'verified',
-      checks: { retrieval: 'pass', decryption: 'pass', digest: 'pass', proof: 'pass', status: 'pass', temporal: 'pass', schemaConformance: 'not_run' },
+      checks: { retrieval: 'pass', decryption: 'pass', digest: 'pass', proof: 'pass', status: 'pass', temporal: 'pass', schemaConformance: 'pass' },
     });
     expect(detail).toMatchObject({ detailsStatus: 'EXTRACTED', credential: { issuerDid: rig.did, credentialType: 'DPP' } });
     // Our durable copy is not the source: it lives encrypted on the tenant's storage, and the detail holds its key.
@@ -132,6 +149,21 @@ describe('registering an external credential', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('a signed credential that does not conform to its schema is still verified, with an advisory', async () => {
+    const payload = samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, rig.did);
+    payload.credentialSubject = { id: 'https://id.example.com/01/09520123456788', type: ['Product'] };
+    const signed = await rig.vc.call('POST', '/v2/credentials/issue', { json: { credential: payload, options: { proofFormat: 'EnvelopingProofJose' } } });
+    expect(signed.status).toBe(201);
+    const stored = await rig.storage.call('POST', '/api/v4/public', { json: { data: signed.body.verifiableCredential, bucket: 'documents', id: crypto.randomUUID() } });
+    const { uri } = (await stored.json()) as { uri: string };
+    const res = await rig.register({ sourceUrl: uri, annotations: annotations() });
+    expect(res.status, res.text).toBe(201);
+    await rig.verifyPending(res.body.id);
+    const detail = (await rig.get(res.body.id)).body;
+    expect(detail.verification).toMatchObject({ state: 'complete', summary: 'verified', checks: { proof: 'pass', schemaConformance: 'fail' } });
+    expect(detail.warnings).toContainEqual({ code: 'SCHEMA_CONFORMANCE_ADVISORY', message: expect.stringMatching(/^credential\/credentialSubject/) });
+  });
+
   it('keeps a JSON source that is not a credential; its generation fails SOURCE_NOT_CREDENTIAL (not retryable)', async () => {
     const server = await rig.storage.call('POST', '/api/v4/public', { json: { data: { hello: 'world' }, bucket: 'documents', id: crypto.randomUUID() } });
     const { uri } = (await server.json()) as { uri: string };
@@ -143,6 +175,33 @@ describe('registering an external credential', () => {
   });
 });
 
+describe('concurrent requests', () => {
+  it('the same source registered twice at once: one record, the other answer is 409 with its Location; no copy left behind', async () => {
+    const source = await rig.issue({ encrypt: false });
+    const body = { sourceUrl: source.storageUri, annotations: annotations() };
+    const copies = async () => (await readdir(join(rig.storage.settings.localDirectory, 'files'))).length;
+    const before = await copies();
+    const answers = await Promise.all([rig.register(body), rig.register(body), rig.register(body)]);
+    const created = answers.filter((a) => a.status === 201);
+    expect(created).toHaveLength(1);
+    for (const other of answers.filter((a) => a.status !== 201)) {
+      expect(other.status).toBe(409);
+      expect(other.headers.get('location')).toBe(`${LIBRARY}/${created[0]!.body.id}`);
+    }
+    expect(await rig.t.db.select().from(externalCredentials).where(eq(externalCredentials.sourceUrl, source.storageUri))).toHaveLength(1);
+    expect(await copies()).toBe(before + 1);
+  });
+
+  it('re-verification asked for at once makes one generation', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => rig.t.call('POST', `${LIBRARY}/${plain.id}/verify`, { token: rig.token })));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202]);
+    expect(new Set(answers.map((a) => a.body.verification.generation)).size).toBe(1);
+    const pending = await rig.t.db.select().from(verificationRuns).where(eq(verificationRuns.recordId, plain.id));
+    expect(pending.filter((r) => r.state === 'PENDING')).toHaveLength(1);
+    await rig.verifyPending(plain.id);
+  });
+});
+
 describe('annotations, tags and deletion', () => {
   it('PATCH changes annotations under If-Version and clears notes with null', async () => {
     const source = await rig.issue({ encrypt: false });
@@ -150,6 +209,9 @@ describe('annotations, tags and deletion', () => {
     const res = await rig.t.call('PATCH', `${LIBRARY}/${created.id}`, { token: rig.token, headers: { 'if-version': ' +01 ' }, body: { displayName: 'Renamed', notes: null, declaredCredentialType: 'DCC' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.annotations).toEqual({ annotationVersion: 2, displayName: 'Renamed', declaredCredentialType: 'DCC', dateReceived: null, notes: null });
+    // The credential itself is a DPP: the declaration now disagrees with it.
+    expect(res.body.warnings).toContainEqual(expect.objectContaining({ code: 'DECLARED_TYPE_MISMATCH' }));
+    expect(res.body.credential.credentialType).toBe('DPP');
     expect(res.body.updatedAt > created.updatedAt).toBe(true);
   });
 

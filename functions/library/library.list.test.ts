@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { libraryRecords } from '../../db/schema/index.ts';
+import { inArray } from 'drizzle-orm';
+import { credentialStatusEntries, libraryRecords } from '../../db/schema/index.ts';
 import { insertLibraryRecord, LIBRARY, type RecordFixture } from '../../test/rig/library-fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 
@@ -113,6 +114,30 @@ describe('GET /library filters', () => {
     // The total of a costly filter also holds on a page past the end.
     expect((await t.call('GET', `${LIBRARY}?tag=steel&limit=1`, { token })).body.pagination).toMatchObject({ total: 2, hasMore: true });
     expect(await list('tag=steel&offset=5')).toMatchObject({ data: [], pagination: { total: 2, hasMore: false } });
+  });
+});
+
+describe('record fields', () => {
+  it('currencyStatus from the validity window; lifecycle and statusManageable from a native record’s status entries', async () => {
+    const day = 86_400_000;
+    const expired = await insertLibraryRecord(t.db, tenantId, { validFrom: new Date(Date.now() - 10 * day), validUntil: new Date(Date.now() - day), tags: ['fields'] });
+    const early = await insertLibraryRecord(t.db, tenantId, { validFrom: new Date(Date.now() + day), tags: ['fields'] });
+    const revoked = await insertLibraryRecord(t.db, tenantId, { origin: 'NATIVE', tags: ['fields'] });
+    const entry = { tenantId, type: 'BitstringStatusListEntry', statusListCredential: 'https://vc.example/status/1', statusListIndex: '7', statusListIssuer: 'did:web:vc.example', descriptor: {} };
+    await t.db.insert(credentialStatusEntries).values([
+      { ...entry, credentialId: revoked, statusPurpose: 'revocation', value: true },
+      { ...entry, credentialId: revoked, statusPurpose: 'suspension', value: false },
+    ]);
+    const rows = Object.fromEntries((await list('tag=fields')).data.map((r) => [r.id, r as unknown as Record<string, any>]));
+    expect(rows[expired]).toMatchObject({ currencyStatus: 'expired', lifecycle: null, status: null });
+    expect(rows[early]).toMatchObject({ currencyStatus: 'not_yet_valid' });
+    expect(rows[revoked]).toMatchObject({ currencyStatus: 'current', lifecycle: 'revoked', capabilities: { statusManageable: true } });
+    expect(rows[revoked]!.status.entries.map((e: { statusPurpose: string; value: boolean }) => [e.statusPurpose, e.value])).toEqual([['revocation', true], ['suspension', false]]);
+    expect((await list(`tag=fields`)).data).toHaveLength(3);
+    expect(rows[R.undated!]).toBeUndefined();
+    const undated = (await t.call('GET', `${LIBRARY}/${R.undated}`, { token })).body;
+    expect(undated).toMatchObject({ currencyStatus: 'unknown', issuedAt: null });
+    await t.db.delete(libraryRecords).where(inArray(libraryRecords.id, [expired, early, revoked]));
   });
 });
 

@@ -100,6 +100,14 @@ describe('supplier keys', () => {
     responses.push(ok.text, (await rig.get(ok.body.id)).text, (await rig.t.call('GET', `${LIBRARY}?limit=100`, { token: rig.token })).text);
     await rig.verifyPending(ok.body.id);
     responses.push((await rig.get(ok.body.id)).text);
+    // The other way a key arrives: opening a copy registered without it.
+    await rig.t.call('DELETE', `${LIBRARY}/${ok.body.id}`, { token: rig.token });
+    const unopened = await rig.register({ sourceUrl: issued.storageUri, annotations: annotations() });
+    const path = `${LIBRARY}/${unopened.body.id}/verify`;
+    responses.push((await rig.t.call('POST', path, { token: rig.token, body: { sourceEncryption: { decryptionKey: wrongKey } } })).text);
+    const recovered = await rig.t.call('POST', path, { token: rig.token, body: { sourceEncryption: { decryptionKey: key } } });
+    expect(recovered.status).toBe(202);
+    responses.push(recovered.text, (await rig.get(unopened.body.id)).text);
     expect(lines.some((line) => line.includes('storage'))).toBe(true);
     for (const text of [...responses, ...lines]) {
       expect(text).not.toContain(key);

@@ -1,13 +1,16 @@
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { badRequest } from '../../core/errors.ts';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { badRequest, notFound } from '../../core/errors.ts';
+import { openWithSupplierKey } from '../../core/library/open-with-supplier-key.ts';
 import { loadRecordView } from '../../core/library/record-queries.ts';
-import { findOwnRecord } from '../../core/library/record-writes.ts';
 import { requestVerification } from '../../core/library/request-verification.ts';
 import type { AppEnv } from '../platform/env.ts';
-import { jsonResponse, pick } from '../platform/openapi-responses.ts';
+import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
+import { sourceEncryptionField } from './annotation-fields.ts';
 import { libraryDeps } from './library-deps.ts';
 import { CredentialRecordSchema, RecordIdParam, toCredentialRecord } from './schemas.ts';
+
+const ReverifyBody = z.object({ sourceEncryption: sourceEncryptionField.optional() }).openapi('ReverifyLibraryRecord');
 
 export const reverifyRecordRoute = createRoute({
   method: 'post',
@@ -17,12 +20,14 @@ export const reverifyRecordRoute = createRoute({
   description:
     'Starts the next generation (a native record’s first is generation 2; generation 1 is its issuance), or joins the one ' +
     'already pending. Answers 202 with the keyless record; the worker settles the generation (without a running worker it ' +
-    'stays pending until one starts). An external copy still holding unopened ciphertext is 400 DECRYPTION_REQUIRED.',
+    'stays pending until one starts). An external copy still holding the supplier’s ciphertext needs the key: without ' +
+    '`sourceEncryption` it is 400 DECRYPTION_REQUIRED; with it the copy is opened (the key used once, never kept) and ' +
+    'verified. `sourceEncryption` on any other record is 400 SOURCE_ENCRYPTION_NOT_ALLOWED. The body is optional.',
   security: guarded,
-  request: { params: RecordIdParam },
+  request: { params: RecordIdParam, body: { ...jsonBody(ReverifyBody), required: false } },
   responses: {
     202: jsonResponse(CredentialRecordSchema, 'The record with its pending generation'),
-    ...pick(400, 401, 403, 404, 500),
+    ...pick(400, 401, 403, 404, 413, 422, 500, 502),
   },
 });
 
@@ -31,11 +36,18 @@ export const registerReverifyRecord = (app: OpenAPIHono<AppEnv>) =>
     const deps = libraryDeps(c);
     const tenantId = c.get('principal').tenantId;
     const { id } = c.req.valid('param');
-    const record = await findOwnRecord(deps.db, tenantId, id);
-    const view = (await loadRecordView(deps.db, tenantId, id))!;
-    if (view.external?.unopened) {
-      throw badRequest('The stored copy is encrypted and no key was supplied to open it; register it again with sourceEncryption.', 'DECRYPTION_REQUIRED');
+    const { sourceEncryption } = c.req.valid('json');
+    const view = await loadRecordView(deps.db, tenantId, id);
+    if (!view) throw notFound('Credential record');
+    if (sourceEncryption) {
+      await openWithSupplierKey(deps, tenantId, view, sourceEncryption.decryptionKey);
+    } else if (view.external?.unopened) {
+      throw badRequest(
+        'The stored copy is encrypted and no key was supplied to open it: send sourceEncryption.decryptionKey with this request.',
+        'DECRYPTION_REQUIRED',
+      );
+    } else {
+      await deps.db.transaction((tx) => requestVerification(tx, deps.jobs, { tenantId, recordId: id, origin: view.record.origin }));
     }
-    await deps.db.transaction((tx) => requestVerification(tx, deps.jobs, { tenantId, recordId: id, origin: record.origin }));
     return c.json(toCredentialRecord((await loadRecordView(deps.db, tenantId, id))!), 202);
   });

@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { CONSUMERS, startWorker } from '../../consumers/worker.ts';
+import { payloadChecksFor } from '../../core/credentials/issuance-deps.ts';
 import { domainDeps } from '../../core/deps.ts';
 import { createJobQueue } from '../../core/jobs/job-queue.ts';
 import { createLogger } from '../../core/logging/logger.ts';
@@ -29,7 +31,8 @@ const ISSUED = Number(process.env.BENCH_LIBRARY_ISSUED ?? 200);
 const logger = createLogger('error');
 const stack = await startBenchStack({ FETCH_ALLOW_PRIVATE_URLS: 'true' });
 const storage = await startStorage('local');
-const vc = await startVcService({ databaseUrl: stack.databaseUrl, env: { LOG_LEVEL: 'error' } });
+// As deployed: one VC service process per CPU (the test harness's default is one).
+const vc = await startVcService({ databaseUrl: stack.databaseUrl, env: { LOG_LEVEL: 'error', WORKERS: String(availableParallelism()) } });
 const jobs = createJobQueue(stack.databaseUrl, logger);
 try {
   const token = await stack.token();
@@ -107,7 +110,8 @@ try {
     (await stack.db.select({ n: sql<number>`count(*)::int` }).from(verificationRuns).where(sql`${verificationRuns.state} = 'PENDING' and ${verificationRuns.recordId} not like 'bench%'`))[0]!.n;
 
   const workerEnv = testWorkerEnv(stack.databaseUrl, { SYSTEM_VC_BASE_URL: vc.url, SYSTEM_VC_API_KEY: vc.apiKey, SYSTEM_STORAGE_BASE_URL: storage.url, SYSTEM_STORAGE_API_KEY: STORAGE_API_KEY, SYSTEM_STORAGE_PUBLIC_BUCKET: 'documents', SYSTEM_STORAGE_PRIVATE_BUCKET: 'files' });
-  const deps = domainDeps(testWorkerDeps(stack.db, logger));
+  const workerDeps = testWorkerDeps(stack.db, logger);
+  const deps = { ...domainDeps(workerDeps), payloadChecks: payloadChecksFor(workerDeps.fetcher, workerDeps.settings.documents) };
   const workerRates: number[] = [];
   const floorRates: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
