@@ -58,7 +58,8 @@ export const libraryRecords = pgTable(
   },
   (t) => [
     index('library_records_tenant_created_idx').on(t.tenantId, t.createdAt, t.id),
-    index('library_records_tenant_valid_from_idx').on(t.tenantId, t.validFrom, t.id),
+    // The library's default order: issuedAt (validFrom) newest first, undated last, then id.
+    index('library_records_tenant_valid_from_idx').on(t.tenantId, t.validFrom.desc().nullsLast(), t.id),
     index('library_records_tags_idx').using('gin', t.tags),
   ],
 );

@@ -1,0 +1,2 @@
+DROP INDEX "library_records_tenant_valid_from_idx";--> statement-breakpoint
+CREATE INDEX "library_records_tenant_valid_from_idx" ON "library_records" USING btree ("tenant_id","valid_from" DESC NULLS LAST,"id");
