@@ -1,6 +1,8 @@
 import { ConfigError } from '../errors.ts';
 import { readInteger, type EnvSource } from './env-readers.ts';
-import { readMaxBatchItems } from './worker-settings.ts';
+
+/** MAX_BATCH_ITEMS is checked by both roles (an invalid value fails boot of web and worker alike). */
+export const readMaxBatchItems = (env: EnvSource) => readInteger(env, 'MAX_BATCH_ITEMS', 500, { min: 1 });
 
 /** What the web process needs to accept a batch (peer §8 "Batches"); an invalid value fails boot. */
 export interface BatchSubmissionSettings {

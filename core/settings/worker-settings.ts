@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { ConfigError } from '../errors.ts';
+import { readMaxBatchItems } from './batch-submission-settings.ts';
 import { readDataEncryptionKey } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readUserAgent } from '../net/fetcher.ts';
@@ -68,9 +69,6 @@ export const readHeartbeatPath = (env: EnvSource) => readText(env, 'WORKER_HEART
 
 /** BATCH_RETENTION_DAYS: applied when a batch settles (by the worker, or by operator resolution in the CLI). */
 export const readBatchRetentionDays = (env: EnvSource) => readInteger(env, 'BATCH_RETENTION_DAYS', 30, { min: 1 });
-
-/** MAX_BATCH_ITEMS is checked by both roles. */
-export const readMaxBatchItems = (env: EnvSource) => readInteger(env, 'MAX_BATCH_ITEMS', 500, { min: 1 });
 
 export const readWorkerSettings = (env: EnvSource, warn: (message: string) => void = console.warn): WorkerSettings => {
   const expirySweepMinutes = readInteger(env, 'BATCH_EXPIRY_SWEEP_MINUTES', 60, { min: 1 });

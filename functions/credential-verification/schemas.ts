@@ -26,11 +26,13 @@ const fields = {
     .openapi({ example: 'zQmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG', description: 'SHA-256 of the stored document as a multibase multihash (what the storage service returns)' }),
   hash: z
     .string({ error: typeError })
+    .max(64, 'must be 64 lowercase hexadecimal characters')
     .regex(LEGACY_HASH, 'must be 64 lowercase hexadecimal characters')
     .optional()
     .openapi({ description: 'Legacy SHA-256 of the stored document as lowercase hex' }),
   decryptionKey: z
     .string({ error: typeError })
+    .max(64, 'must be 64 hexadecimal characters')
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
     .optional()
     .openapi({ description: 'AES-256-GCM key (64 hex characters) of an encrypted credential; never stored or logged' }),

@@ -12,7 +12,7 @@ const isCalendarDay = (value: string) => {
 export const annotationFields = {
   displayName: nonBlankText('name').openapi({ example: 'Passport of batch 42' }),
   declaredCredentialType: z.enum(CORE_TYPE_CODE_LIST, { error: () => `must be one of ${CORE_TYPE_CODE_LIST.join(', ')}` }),
-  dateReceived: z.string({ error: () => 'must be a calendar date YYYY-MM-DD' }).refine(isCalendarDay, 'must be a calendar date YYYY-MM-DD'),
+  dateReceived: z.string({ error: () => 'must be a calendar date YYYY-MM-DD' }).max(10, 'must be a calendar date YYYY-MM-DD').refine(isCalendarDay, 'must be a calendar date YYYY-MM-DD'),
   notes: z.string({ error: () => 'must be a string' }).max(2000, 'must be at most 2000 characters'),
 };
 
@@ -20,6 +20,7 @@ export const annotationFields = {
 export const sourceEncryptionField = z.object({
   decryptionKey: z
     .string({ error: () => 'must be a string' })
+    .max(64, 'must be 64 hexadecimal characters')
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
     .openapi({ description: 'AES-256-GCM key of an encrypted source; used once, never stored or shown' }),
   encryptionMethod: z.enum(['AES-256-GCM'], { error: () => 'must be AES-256-GCM' }).optional(),

@@ -13,7 +13,7 @@ import { CredentialRecordSchema, RecordIdParam, toCredentialRecord } from './sch
 /** Documented shape only: the body is checked after the record and the header (peer order: lookup → header → body → version). */
 const ReplaceTagsBody = z
   .custom<Record<string, unknown>>(() => true)
-  .openapi({ type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } }, required: ['tags'] });
+  .openapi({ type: 'object', properties: { tags: { type: 'array', items: { type: 'string', maxLength: 1000 } } }, required: ['tags'] });
 
 export const replaceTagsRoute = createRoute({
   method: 'put',
