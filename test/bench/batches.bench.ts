@@ -172,6 +172,7 @@ try {
   const four = await runBatches(4, 4);
 
   const worker = await startWorker(1);
+  const idleRss = Math.round(worker.rssMb());
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, worker.rssMb())), 250);
   const perBatch: number[] = [];
@@ -189,7 +190,7 @@ try {
     { run: `single issuance POST /credentials, ${CONNECTIONS} connections`, 'items/s': single.requestsPerSecond, target: '' },
     { run: `four batches, BATCH_JOB_CONCURRENCY=4`, 'items/s': Math.round(four), target: TARGET.four },
   ]);
-  console.log(`worker RSS after each of ${MEMORY_RUNS} batches (MB): ${perBatch.join(', ')}; peak ${Math.round(peak)} MB (limit ${TARGET.rssMb})`);
+  console.log(`worker RSS idle after start ${idleRss} MB; after each of ${MEMORY_RUNS} batches (MB): ${perBatch.join(', ')}; peak ${Math.round(peak)} MB (limit ${TARGET.rssMb})`);
   recordRatio({ measured: 'one batch, items/s', reference: 'POST /credentials at 10 connections', ratio: one / single.requestsPerSecond, low: one / single.requestsPerSecond, high: one / single.requestsPerSecond, rounds: 1, detail: `${Math.round(one)} vs ${single.requestsPerSecond} /s (target ${TARGET.one}/s)` });
   recordRatio({ measured: 'four batches, items/s', reference: 'POST /credentials at 10 connections', ratio: four / single.requestsPerSecond, low: four / single.requestsPerSecond, high: four / single.requestsPerSecond, rounds: 1, detail: `${Math.round(four)} vs ${single.requestsPerSecond} /s (target ${TARGET.four}/s)` });
   for (const [what, value, target] of [['one batch', one, TARGET.one], ['four batches', four, TARGET.four]] as const) {
