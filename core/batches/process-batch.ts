@@ -6,7 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import type { Logger } from '../logging/logger.ts';
-import { claimBatch, extendClaim, releaseClaim } from './batch-claim.ts';
+import { claimBatch, claimExpiry, releaseClaim } from './batch-claim.ts';
 import { lockTenantBatch, transitionItem, type BatchItemRow, type BatchRow } from './batch-repository.ts';
 import { settleIfDone, settleResolvedBatch } from './batch-settlement.ts';
 import { INTERRUPTED_MESSAGE, ITEM_CODES, recordFailedAttempt, type AttemptFailure, type RetryPolicy } from './item-outcome.ts';
@@ -100,13 +100,14 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
       return 'done';
     }
     const token = randomToken(16);
-    await extendClaim(tx, batch.id, claim, deps.policy.jobTimeoutSeconds);
+    // The hold is renewed in the same write as the move (the claim is ours: checked above under the lock).
     const moved = await transitionItem(tx, {
       batchId: batch.id,
       itemId: due.id,
       from: ['QUEUED'],
       to: 'PROCESSING',
       set: { attemptToken: token, attemptCount: due.attemptCount + 1, nextAttemptAt: null },
+      batchChange: { claimExpiresAt: claimExpiry(deps.policy.jobTimeoutSeconds) },
     });
     return moved ? { item: moved.after, token } : 'done';
   });
