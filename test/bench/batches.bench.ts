@@ -180,6 +180,7 @@ try {
     const id = await submitBatch();
     await waitFor('a batch', () => settled([id]), 600_000);
     perBatch.push(Math.round(worker.rssMb()));
+    peak = Math.max(peak, perBatch.at(-1)!);
   }
   clearInterval(sampler);
   await worker.stop();
