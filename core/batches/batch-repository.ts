@@ -119,8 +119,9 @@ export interface ItemTransition {
 
 /**
  * Moves one item from one of `from` to `to` in the caller's transaction: the item row, then both
- * counters, the batch version and `batchChange` in one update of the batch row. Returns the item before and after, or undefined (and
- * writes nothing) when the item is no longer in an expected state or the attempt token differs.
+ * counters, the batch version and `batchChange` in one update of the batch row. Returns the item
+ * before and after, or undefined (and writes nothing) when the item is no longer in an expected
+ * state or the attempt token differs.
  */
 export const transitionItem = async (
   tx: Queryable,
