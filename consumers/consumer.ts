@@ -7,7 +7,11 @@ import type { WorkerSettings } from '../core/settings/worker-settings.ts';
 import type { JobsInFlight } from './jobs-in-flight.ts';
 
 /** The core deps plus the worker's producer side, for the jobs a consumer enqueues (continuations). */
-export type WorkerDeps = Deps<WorkerSettings> & { jobs: JobQueue };
+export type WorkerDeps = Deps<WorkerSettings> & {
+  jobs: JobQueue;
+  /** Aborted when the worker begins to stop: a job of many steps ends after its current one and leaves the rest to a continuation. */
+  stopping?: AbortSignal;
+};
 
 /** The job as a handler sees it: its id (for logs) and its parsed payload. */
 export interface ConsumedJob<Q extends QueueName> {

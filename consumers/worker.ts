@@ -82,6 +82,7 @@ export const startWorker = async (
     else logger.error('Queue error', { error: String(error) });
   });
   const inFlight = new JobsInFlight();
+  const stopSignal = new AbortController();
   // Read at each probe: pg-boss stamps a worker's lastFetchedOn on every poll, also an empty one
   // (its `wip` event fires only when jobs arrive, so an idle worker would look dead).
   const activity = (): ConsumerActivity | undefined => {
@@ -103,7 +104,7 @@ export const startWorker = async (
       logger.warn('Queue probe failed; heartbeat not written', { error: String(error) });
     }
   };
-  await registerConsumers(boss, { ...connection.deps, jobs }, consumers, inFlight);
+  await registerConsumers(boss, { ...connection.deps, jobs, stopping: stopSignal.signal }, consumers, inFlight);
   await scheduleSweeps(boss, settings, consumers);
   await beat();
   const timer = setInterval(beat, timings.heartbeatEveryMs);
@@ -114,8 +115,9 @@ export const startWorker = async (
     stop: async () => {
       stopping = true;
       clearInterval(timer);
-      // Stop fetching first; the jobs already running keep going.
+      // Stop fetching first; the jobs already running finish their current step (a batch job: its item in flight).
       await Promise.all(consumers.map((c) => boss.offWork(c.queue, { wait: false })));
+      stopSignal.abort();
       if (!(await inFlight.whenIdle(timings.drainMs))) {
         // Not boss.stop(): it would fail the job at once. Left claimed, it expires after
         // WORKER_JOB_TIMEOUT_SECONDS and is retried after the queue's backoff.

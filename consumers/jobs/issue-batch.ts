@@ -17,6 +17,7 @@ export const issueBatchConsumer = defineConsumer({
         jobs: deps.jobs,
         issueItem: batchItemIssuer(deps),
         classify: classifyAttemptFailure,
+        stopping: deps.stopping,
         policy: {
           retryLimit: settings.batchRetryLimit,
           backoffSeconds: settings.batchRetryBackoffSeconds,

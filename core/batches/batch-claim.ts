@@ -33,18 +33,13 @@ export const claimBatch = async (
   const batch = await bumpBatchVersion(tx, batchId, {
     state: 'RUNNING',
     claimToken: token,
-    claimExpiresAt: new Date(Date.now() + holdSeconds * 1000),
+    claimExpiresAt: claimExpiry(holdSeconds),
   });
   return { batch, token };
 };
 
-/** Keeps the hold for another `holdSeconds` (before each item). */
-export const extendClaim = async (tx: Queryable, batchId: string, token: string, holdSeconds: number): Promise<void> => {
-  await tx
-    .update(credentialBatches)
-    .set({ claimExpiresAt: new Date(Date.now() + holdSeconds * 1000) })
-    .where(and(eq(credentialBatches.id, batchId), eq(credentialBatches.claimToken, token)));
-};
+/** When a hold taken or renewed now ends (renewed with each item the job starts). */
+export const claimExpiry = (holdSeconds: number): Date => new Date(Date.now() + holdSeconds * 1000);
 
 /** Lets the batch go (the job ends); a no-op when the hold was lost or already released by settlement. */
 export const releaseClaim = async (db: Queryable, batchId: string, token: string): Promise<void> => {

@@ -1,5 +1,5 @@
 import { BATCH_ITEM_STATES, type BatchItemState } from '../../db/schema/credential-batches.ts';
-import type { Queryable } from '../../db/client.ts';
+import type { Database, Queryable } from '../../db/client.ts';
 import { COUNTER_OF, countItemsByState, findBatchItems, type BatchItemRow, type BatchRow } from './batch-repository.ts';
 
 /** What a tenant sees for an item an operator confirmed as not issued (the evidence stays with the operator). */
@@ -88,6 +88,14 @@ const header = (batch: BatchRow, counts: BatchCounts) => ({
   expiresAt: iso(batch.expiresAt),
   version: batch.version,
 });
+
+/**
+ * Runs a read of a batch in one snapshot (repeatable read, read only): the row and its items are
+ * seen as of one instant. Two plain reads could straddle a worker's commit (an item moved, its
+ * counters with it) and look like drift.
+ */
+export const inOneSnapshot = <T>(db: Database, read: (tx: Queryable) => Promise<T>): Promise<T> =>
+  db.transaction(read, { isolationLevel: 'repeatable read', accessMode: 'read only' });
 
 /** The status resource of a live batch: header, checked counts and the items in index order. */
 export const projectBatch = async (db: Queryable, batch: BatchRow) => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { credentialBatches, credentialBatchItems, type BatchItemState } from '../../db/schema/credential-batches.ts';
 
@@ -73,10 +73,15 @@ export type BatchChange = Partial<Pick<BatchRow, 'state' | 'cancelRequestedAt' |
  * the change: the version moves by one and `lastProgressAt` to now. The version is the fence
  * operator resolution relies on: a late worker write makes a stale resolution fail.
  */
-export const bumpBatchVersion = async (tx: Queryable, batchId: string, change: BatchChange = {}): Promise<BatchRow> => {
+export const bumpBatchVersion = async (
+  tx: Queryable,
+  batchId: string,
+  change: BatchChange = {},
+  counters: Partial<Record<(typeof COUNTER_OF)[BatchItemState], SQL>> = {},
+): Promise<BatchRow> => {
   const [row] = await tx
     .update(credentialBatches)
-    .set({ ...change, version: sql`${credentialBatches.version} + 1`, lastProgressAt: new Date() })
+    .set({ ...change, ...counters, version: sql`${credentialBatches.version} + 1`, lastProgressAt: new Date() })
     .where(eq(credentialBatches.id, batchId))
     .returning();
   if (!row) throw new Error(`Batch ${batchId} vanished during a state change`);
@@ -108,12 +113,15 @@ export interface ItemTransition {
   /** When given, the change applies only to the attempt holding this token. */
   attemptToken?: string;
   set?: ItemChange;
+  /** A change of the batch row written with the counters and the version (e.g. the claim's new expiry). */
+  batchChange?: BatchChange;
 }
 
 /**
- * Moves one item from one of `from` to `to` in the caller's transaction: the item row, both
- * counters and the batch version together. Returns the item before and after, or undefined (and
- * writes nothing) when the item is no longer in an expected state or the attempt token differs.
+ * Moves one item from one of `from` to `to` in the caller's transaction: the item row, then both
+ * counters, the batch version and `batchChange` in one update of the batch row. Returns the item
+ * before and after, or undefined (and writes nothing) when the item is no longer in an expected
+ * state or the attempt token differs.
  */
 export const transitionItem = async (
   tx: Queryable,
@@ -131,15 +139,11 @@ export const transitionItem = async (
     .set({ ...t.set, state: t.to })
     .where(eq(credentialBatchItems.id, before.id))
     .returning();
-  if (before.state !== t.to) {
-    const leaving = counterColumn(before.state);
-    const entering = counterColumn(t.to);
-    await tx
-      .update(credentialBatches)
-      .set({ [COUNTER_OF[before.state]]: sql`${leaving} - 1`, [COUNTER_OF[t.to]]: sql`${entering} + 1` })
-      .where(eq(credentialBatches.id, t.batchId));
-  }
-  const batch = await bumpBatchVersion(tx, t.batchId);
+  const counters =
+    before.state === t.to
+      ? {}
+      : { [COUNTER_OF[before.state]]: sql`${counterColumn(before.state)} - 1`, [COUNTER_OF[t.to]]: sql`${counterColumn(t.to)} + 1` };
+  const batch = await bumpBatchVersion(tx, t.batchId, t.batchChange, counters);
   return { before, after: after!, batch };
 };
 
@@ -160,13 +164,9 @@ export const transitionAllItems = async (
     .where(and(eq(credentialBatchItems.batchId, batchId), eq(credentialBatchItems.state, from)))
     .returning({ id: credentialBatchItems.id });
   if (moved.length === 0) return 0;
-  await tx
-    .update(credentialBatches)
-    .set({
-      [COUNTER_OF[from]]: sql`${counterColumn(from)} - ${moved.length}`,
-      [COUNTER_OF[to]]: sql`${counterColumn(to)} + ${moved.length}`,
-    })
-    .where(eq(credentialBatches.id, batchId));
-  await bumpBatchVersion(tx, batchId);
+  await bumpBatchVersion(tx, batchId, {}, {
+    [COUNTER_OF[from]]: sql`${counterColumn(from)} - ${moved.length}`,
+    [COUNTER_OF[to]]: sql`${counterColumn(to)} + ${moved.length}`,
+  });
   return moved.length;
 };

@@ -6,7 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import type { Logger } from '../logging/logger.ts';
-import { claimBatch, extendClaim, releaseClaim } from './batch-claim.ts';
+import { claimBatch, claimExpiry, releaseClaim } from './batch-claim.ts';
 import { lockTenantBatch, transitionItem, type BatchItemRow, type BatchRow } from './batch-repository.ts';
 import { settleIfDone, settleResolvedBatch } from './batch-settlement.ts';
 import { INTERRUPTED_MESSAGE, ITEM_CODES, recordFailedAttempt, type AttemptFailure, type RetryPolicy } from './item-outcome.ts';
@@ -30,6 +30,8 @@ export interface BatchWorkDeps {
   /** Sorts an error thrown by `issueItem` into refused, pre-dispatch or unknown. */
   classify: (error: unknown) => AttemptFailure;
   policy: RetryPolicy & { jobTimeoutSeconds: number; retentionDays: number };
+  /** The worker is stopping: finish the item in flight, claim no other, leave the rest to a continuation. */
+  stopping?: AbortSignal;
 }
 
 /** Claim no new item when less than this share of the job's time is left: the item in flight must finish inside it. */
@@ -59,10 +61,11 @@ const markInterrupted = async (tx: Queryable, batch: BatchRow, logger: Logger) =
 type Step = { item: BatchItemRow; token: string } | 'done';
 
 /**
- * Under the batch lock: stop on cancellation (settle when nothing is in flight), else start the next
- * due item in index order, else schedule a continuation for deferred retries, else settle.
+ * Under the batch lock: stop on cancellation (settle when nothing is in flight), else, when the job
+ * must end (out of time, or the worker stopping), queue a continuation, else start the next due
+ * item in index order, else schedule a continuation for deferred retries, else settle.
  */
-const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, batchId: string, outOfTime: boolean): Promise<Step> =>
+const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, batchId: string, mustEnd: boolean): Promise<Step> =>
   deps.db.transaction(async (tx) => {
     const batch = await lockTenantBatch(tx, tenantId, batchId);
     if (!batch || batch.claimToken !== claim) return 'done';
@@ -70,7 +73,7 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
       await settleIfDone(tx, batch, deps.policy.retentionDays);
       return 'done';
     }
-    if (outOfTime) {
+    if (mustEnd) {
       await enqueueContinuation(deps, tx, batch);
       return 'done';
     }
@@ -97,13 +100,14 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
       return 'done';
     }
     const token = randomToken(16);
-    await extendClaim(tx, batch.id, claim, deps.policy.jobTimeoutSeconds);
+    // The hold is renewed in the same write as the move (the claim is ours: checked above under the lock).
     const moved = await transitionItem(tx, {
       batchId: batch.id,
       itemId: due.id,
       from: ['QUEUED'],
       to: 'PROCESSING',
       set: { attemptToken: token, attemptCount: due.attemptCount + 1, nextAttemptAt: null },
+      batchChange: { claimExpiresAt: claimExpiry(deps.policy.jobTimeoutSeconds) },
     });
     return moved ? { item: moved.after, token } : 'done';
   });
@@ -160,8 +164,8 @@ const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: s
  * turns attempts an earlier job left PROCESSING into OUTCOME_UNKNOWN, then issues the items in
  * index order, one at a time, each marked PROCESSING in its own committed transaction first. It
  * claims nothing and queues no continuation once cancellation is requested; when its time runs
- * short, or only deferred retries remain, it queues a continuation; when all is settled, it settles
- * the batch.
+ * short, when the worker stops (after the item in flight), or when only deferred retries remain, it
+ * queues a continuation; when all is settled, it settles the batch.
  */
 export const processBatch = async (deps: BatchWorkDeps, tenantId: string, batchId: string): Promise<void> => {
   const deadline = Date.now() + deps.policy.jobTimeoutSeconds * 1000 * (1 - RESERVE_SHARE);
@@ -176,7 +180,7 @@ export const processBatch = async (deps: BatchWorkDeps, tenantId: string, batchI
   }
   try {
     for (;;) {
-      const step = await nextStep(deps, claim.token, tenantId, batchId, Date.now() > deadline);
+      const step = await nextStep(deps, claim.token, tenantId, batchId, Date.now() > deadline || deps.stopping?.aborted === true);
       if (step === 'done') return;
       await attemptItem(deps, claim.batch, step.item, step.token);
     }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials, libraryRecords } from '../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
@@ -102,6 +103,35 @@ describe('GET /credentials/batches/{id}', () => {
       ],
     });
     expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
+  });
+
+  it('a read during a worker’s commit sees the batch as of one instant, never as count drift', async () => {
+    const { body } = await submit(t, token, { items: [item(), item()] });
+    const worker = postgres(t.databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      let read: Promise<Awaited<ReturnType<typeof t.call>>> | undefined;
+      await worker.begin(async (tx) => {
+        // The items table held: the read gets the batch row, then waits for the items until this commits.
+        await tx`lock table credential_batch_items in access exclusive mode`;
+        read = t.call('GET', body.status, { token });
+        for (let i = 0; ; i++) {
+          const [waiting] = await tx`select count(*)::int as n from pg_locks where relation = 'credential_batch_items'::regclass and not granted`;
+          if (waiting!.n > 0) break;
+          if (i > 200) throw new Error('the read never waited for the items');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        // A worker's step: one item QUEUED → PROCESSING with its counters, in one transaction.
+        await tx`update credential_batch_items set state = 'PROCESSING' where batch_id = ${body.batchId} and index = 0`;
+        await tx`update credential_batches set queued_count = queued_count - 1, processing_count = processing_count + 1, version = version + 1 where id = ${body.batchId}`;
+      });
+      const res = await read!;
+      expect(res.status, res.text).toBe(200);
+      // The instant before the commit: counts and items agree.
+      expect(res.body.counts).toMatchObject({ queued: 2, processing: 0 });
+      expect(res.body.items.map((i: { state: string }) => i.state)).toEqual(['QUEUED', 'QUEUED']);
+    } finally {
+      await worker.end();
+    }
   });
 });
 

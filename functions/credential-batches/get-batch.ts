@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { projectBatch } from '../../core/batches/batch-projection.ts';
+import { inOneSnapshot, projectBatch } from '../../core/batches/batch-projection.ts';
 import { findTenantBatch } from '../../core/batches/batch-repository.ts';
 import { batchExpired, batchNotFound } from '../../core/batches/cancel-batch.ts';
 import type { AppEnv } from '../platform/env.ts';
@@ -26,8 +26,12 @@ export const registerGetBatch = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(getBatchRoute, async (c) => {
     const { db } = c.get('services');
     c.header('Cache-Control', 'no-store');
-    const batch = await findTenantBatch(db, c.get('principal').tenantId, c.req.valid('param').id);
-    if (!batch) throw batchNotFound();
-    if (batch.state === 'EXPIRED') throw await batchExpired(db, batch);
-    return c.json(await projectBatch(db, batch), 200);
+    const { tenantId } = c.get('principal');
+    const view = await inOneSnapshot(db, async (tx) => {
+      const batch = await findTenantBatch(tx, tenantId, c.req.valid('param').id);
+      if (!batch) throw batchNotFound();
+      if (batch.state === 'EXPIRED') throw await batchExpired(tx, batch);
+      return projectBatch(tx, batch);
+    });
+    return c.json(view, 200);
   });

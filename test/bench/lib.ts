@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
+import { createJobQueue } from '../../core/jobs/job-queue.ts';
+import { createLogger } from '../../core/logging/logger.ts';
 import { readSystemServices } from '../../core/settings/system-services.ts';
 import { readWebSettings } from '../../core/settings/web-settings.ts';
 import { connectDatabase, type Database } from '../../db/client.ts';
@@ -97,7 +99,9 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
   };
   const connection = connectDatabase(databaseUrl, { max: POOL_SIZE });
   const settings = readWebSettings(settingsEnv);
-  const services = createServices(settingsEnv, connection.db, settings);
+  // A job queue, as the Node web process has: batch submissions enqueue their first job.
+  const jobs = createJobQueue(databaseUrl, createLogger('error'));
+  const services = createServices(settingsEnv, connection.db, settings, { jobs });
   const app = buildApp(staticServices(services));
   handler = (request) => app.fetch(request);
   const verifyingAuthenticator = new Authenticator(settings.auth, { cacheVerifiedTokens: false });
@@ -118,6 +122,7 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
       await verifyingApi.close();
       await new Promise((resolve) => setTimeout(resolve, 300)); // let requests cut off mid-flight finish
       await idp.close();
+      await jobs.close();
       await sql.end({ timeout: 5 });
       await connection.close();
       await admin.unsafe(`drop database if exists "${name}" with (force)`);

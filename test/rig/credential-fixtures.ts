@@ -62,6 +62,19 @@ export const startIssuanceRig = async (env: Record<string, string> = {}): Promis
   };
 };
 
+/**
+ * The settings that make a worker process seed the system default VC and storage instances as this
+ * rig points them (a worker's start-up writes them from its environment).
+ */
+export const systemServicesEnv = (rig: Pick<IssuanceRig, 'vc' | 'storage'>): Record<string, string> => ({
+  SYSTEM_VC_BASE_URL: rig.vc.url,
+  SYSTEM_VC_API_KEY: rig.vc.apiKey,
+  SYSTEM_STORAGE_BASE_URL: rig.storage.url,
+  SYSTEM_STORAGE_API_KEY: STORAGE_API_KEY,
+  SYSTEM_STORAGE_PUBLIC_BUCKET: 'documents',
+  SYSTEM_STORAGE_PRIVATE_BUCKET: 'files',
+});
+
 /** The published samples issuance is tested with, by type and version (the 0.7.0 ones from the pre-release set). */
 export const SAMPLES = {
   '0.7.0': {

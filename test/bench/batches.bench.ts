@@ -1,0 +1,213 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { SecretBox } from '../../core/crypto/secret-box.ts';
+import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
+import { serviceInstances } from '../../db/schema/index.ts';
+import { issueBody, SAMPLES, samplePayload } from '../rig/credential-fixtures.ts';
+import { testWorkerEnv } from '../rig/jobs.ts';
+import { freePort } from '../rig/postgres-server.ts';
+import { TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
+import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack } from './lib.ts';
+
+/**
+ * `npm run bench batches` (issue 15 §5): 500-item batches of 0.7.0 DPPs issued by the worker program
+ * as its own process, with the VC service and the storage service (local directory) as their own
+ * processes and every credential stored encrypted (the default). Rows:
+ * - one batch on one worker (BATCH_JOB_CONCURRENCY=1): items/s from the first claim (the job's start in
+ *   pgboss.job) to settlement, read from the rows (the worker's start and its poll are not counted);
+ * - the single-issuance floor measured in the same run: POST /credentials of the same DPP at
+ *   CONNECTIONS connections against the web app in this process;
+ * - four batches at once on one worker (BATCH_JOB_CONCURRENCY=4);
+ * - worker RSS sampled every 250 ms through BENCH_BATCH_MEMORY_RUNS (default 10) consecutive batches.
+ * Targets on a 2-core machine: ≥ 150 items/s for one batch, ≥ 300 items/s for four, RSS < 256 MB.
+ * BENCH_BATCH_ITEMS (default 500) shortens a run; BENCH_PROFILE=<dir> writes the worker's
+ * `--cpu-prof` profiles there (read them with test/bench/profile-summary.ts).
+ */
+const ITEMS = Number(process.env.BENCH_BATCH_ITEMS ?? 500);
+const MEMORY_RUNS = Number(process.env.BENCH_BATCH_MEMORY_RUNS ?? 10);
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+const TARGET = { one: 150, four: 300, rssMb: 256 };
+const VC_KEY = 'bench-vc-key-0123456789';
+const STORAGE_KEY = 'bench-storage-key-0123456789';
+
+const scratch = mkdtempSync(join(tmpdir(), 'css-batch-bench-'));
+const children: ChildProcess[] = [];
+
+/** A program of this repository as its own process (inherits stderr, so a crash shows). */
+const program = (script: string, env: Record<string, string>, nodeArgs: string[] = []) => {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout!.on('data', (d) => (stdout = (stdout + d).slice(-20_000)));
+  children.push(child);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return { child, exited, stdout: () => stdout };
+};
+
+const waitFor = async (what: string, check: () => Promise<boolean> | boolean, limitMs = 60_000) => {
+  const end = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+const healthy = (url: string) => async () => {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+};
+
+const server = await import('../rig/postgres-server.ts').then((m) => m.startPostgres(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL));
+const admin = postgres(server.adminUrl, { max: 1, onnotice: () => {} });
+const vcDatabase = `css_batch_bench_vc_${process.pid}`;
+await admin.unsafe(`create database "${vcDatabase}"`);
+
+const vcPort = await freePort();
+const vcUrl = `http://127.0.0.1:${vcPort}`;
+program('vc-service/server.ts', { API_KEY: VC_KEY, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: server.urlFor(vcDatabase), PORT: String(vcPort), HOST: '127.0.0.1', PUBLIC_URL: vcUrl, LOG_LEVEL: 'error' });
+const storagePort = await freePort();
+const storageUrl = `http://127.0.0.1:${storagePort}`;
+program('storage-service/server.ts', {
+  API_KEY: STORAGE_KEY,
+  PORT: String(storagePort),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: storageUrl,
+  AVAILABLE_BUCKETS: 'documents,files',
+  DEFAULT_BUCKET: 'documents',
+  STORAGE_TYPE: 'local',
+  LOCAL_DIRECTORY: join(scratch, 'objects'),
+  LOG_LEVEL: 'error',
+});
+await waitFor('the VC service', healthy(`${vcUrl}/health-check`));
+await waitFor('the storage service', healthy(`${storageUrl}/health-check`));
+
+const systemEnv = {
+  SYSTEM_VC_BASE_URL: vcUrl,
+  SYSTEM_VC_API_KEY: VC_KEY,
+  SYSTEM_STORAGE_BASE_URL: storageUrl,
+  SYSTEM_STORAGE_API_KEY: STORAGE_KEY,
+  SYSTEM_STORAGE_PUBLIC_BUCKET: 'documents',
+  SYSTEM_STORAGE_PRIVATE_BUCKET: 'files',
+};
+const stack = await startBenchStack({ FETCH_ALLOW_PRIVATE_URLS: 'true', WORKER_JOB_TIMEOUT_SECONDS: '300' });
+const box = new SecretBox(TEST_ENCRYPTION_KEY);
+const point = async (id: string, config: object) =>
+  stack.db.update(serviceInstances).set({ configEncrypted: await box.encryptJson(config) }).where(eq(serviceInstances.id, id));
+await point(SYSTEM_SERVICE_IDS.VC, { baseUrl: vcUrl, apiKey: VC_KEY, apiVersion: '1.0.0' });
+await point(SYSTEM_SERVICE_IDS.STORAGE, { baseUrl: storageUrl, apiKey: STORAGE_KEY, apiVersion: '4.0', publicBucket: 'documents', privateBucket: 'files' });
+
+const token = await stack.token();
+const { did } = await callJson(`${stack.api.url}/api/v1/dids`, { method: 'POST', token, body: { type: 'MANAGED', method: 'DID_WEB', alias: 'batch-bench' }, expect: 201 });
+const dpp = () => issueBody('DigitalProductPassport', '0.7.0', samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, did));
+await callJson(`${stack.api.url}/api/v1/credentials`, { method: 'POST', token, body: dpp(), expect: 201 });
+
+let workerRun = 0;
+const startWorker = async (concurrency: number) => {
+  workerRun += 1;
+  const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=worker-${workerRun}-c${concurrency}.cpuprofile`] : [];
+  const worker = program(
+    'consumers/worker.ts',
+    { ...testWorkerEnv(stack.databaseUrl, { ...systemEnv, BATCH_JOB_CONCURRENCY: String(concurrency), WORKER_JOB_TIMEOUT_SECONDS: '300', LOG_LEVEL: 'info' }) },
+    nodeArgs,
+  );
+  await waitFor('the worker', () => worker.stdout().includes('Worker started') || worker.child.exitCode !== null);
+  if (worker.child.exitCode !== null) throw new Error('the worker did not start');
+  return {
+    rssMb: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+    stop: async () => {
+      worker.child.kill('SIGTERM');
+      if ((await worker.exited) !== 0) throw new Error('the worker did not stop cleanly');
+    },
+  };
+};
+
+const submitBatch = async () => {
+  const body = { items: Array.from({ length: ITEMS }, () => dpp()) };
+  const res = await fetch(`${stack.api.url}/api/v1/credentials/batches`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 202) throw new Error(`submit: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { batchId: string }).batchId;
+};
+const settled = async (ids: string[]) => {
+  const rows = await stack.sql<{ state: string }[]>`select state from credential_batches where id in ${stack.sql(ids)}`;
+  return rows.every((r) => r.state !== 'QUEUED' && r.state !== 'RUNNING');
+};
+/**
+ * Items per second from the first claim (the first issue job's start, as pg-boss recorded it) to the
+ * last settlement, read from the rows; every item must be ISSUED.
+ */
+const throughput = async (ids: string[]) => {
+  const [row] = await stack.sql<{ issued: number; first: Date; last: Date }[]>`
+    select
+      (select count(*)::int from credential_batch_items where batch_id in ${stack.sql(ids)} and state = 'ISSUED') as issued,
+      (select min(started_on) from pgboss.job where name = 'credentials.issue-batch' and data->>'batchId' in ${stack.sql(ids)}) as first,
+      (select max(settled_at) from credential_batches where id in ${stack.sql(ids)}) as last`;
+  if (row!.issued !== ids.length * ITEMS) throw new Error(`only ${row!.issued} of ${ids.length * ITEMS} items issued`);
+  return row!.issued / ((row!.last.getTime() - row!.first.getTime()) / 1000);
+};
+const runBatches = async (count: number, concurrency: number) => {
+  const worker = await startWorker(concurrency);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push(await submitBatch());
+  await waitFor(`${count} batches`, () => settled(ids), 600_000);
+  await worker.stop();
+  return throughput(ids);
+};
+
+try {
+  const one = await runBatches(1, 1);
+  const single = await measure('POST /credentials (0.7.0 DPP, encrypted)', {
+    url: `${stack.api.url}/api/v1/credentials`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(dpp()),
+  });
+  const four = await runBatches(4, 4);
+
+  const worker = await startWorker(1);
+  const idleRss = Math.round(worker.rssMb());
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, worker.rssMb())), 250);
+  const perBatch: number[] = [];
+  for (let i = 0; i < MEMORY_RUNS; i++) {
+    const id = await submitBatch();
+    await waitFor('a batch', () => settled([id]), 600_000);
+    perBatch.push(Math.round(worker.rssMb()));
+    peak = Math.max(peak, perBatch.at(-1)!);
+  }
+  clearInterval(sampler);
+  await worker.stop();
+
+  console.log(`\nBatch issuance, ${ITEMS}-item batches of 0.7.0 DPPs, encrypted, worker, VC and storage services as their own processes`);
+  console.table([
+    { run: `one batch, BATCH_JOB_CONCURRENCY=1`, 'items/s': Math.round(one), target: TARGET.one },
+    { run: `single issuance POST /credentials, ${CONNECTIONS} connections`, 'items/s': single.requestsPerSecond, target: '' },
+    { run: `four batches, BATCH_JOB_CONCURRENCY=4`, 'items/s': Math.round(four), target: TARGET.four },
+  ]);
+  console.log(`worker RSS idle after start ${idleRss} MB; after each of ${MEMORY_RUNS} batches (MB): ${perBatch.join(', ')}; peak ${Math.round(peak)} MB (limit ${TARGET.rssMb})`);
+  recordRatio({ measured: 'one batch, items/s', reference: 'POST /credentials at 10 connections', ratio: one / single.requestsPerSecond, low: one / single.requestsPerSecond, high: one / single.requestsPerSecond, rounds: 1, detail: `${Math.round(one)} vs ${single.requestsPerSecond} /s (target ${TARGET.one}/s)` });
+  recordRatio({ measured: 'four batches, items/s', reference: 'POST /credentials at 10 connections', ratio: four / single.requestsPerSecond, low: four / single.requestsPerSecond, high: four / single.requestsPerSecond, rounds: 1, detail: `${Math.round(four)} vs ${single.requestsPerSecond} /s (target ${TARGET.four}/s)` });
+  for (const [what, value, target] of [['one batch', one, TARGET.one], ['four batches', four, TARGET.four]] as const) {
+    console.log(`${what}: ${Math.round(value)} items/s, target ${target}: ${value >= target ? 'met' : 'NOT met'}`);
+  }
+  console.log(`worker RSS peak ${Math.round(peak)} MB, limit ${TARGET.rssMb}: ${peak < TARGET.rssMb ? 'met' : 'NOT met'}`);
+} finally {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  await stack.close();
+  await admin.unsafe(`drop database if exists "${vcDatabase}" with (force)`);
+  await admin.end();
+  await server.stop();
+  rmSync(scratch, { recursive: true, force: true });
+}
