@@ -224,5 +224,5 @@ export const report = (title: string, rows: LoadResult[], reference?: (row: Load
   );
 };
 
-export { pairedRounds, pairedTimings, type Contender } from './paired-rounds.ts';
+export { pairedMeasurements, pairedRounds, pairedTimings, recordPairedRatio, type Contender, type PairedResults } from './paired-rounds.ts';
 export { printSummary, recordRatio, recordedRatios, type RatioRow } from './summary.ts';
