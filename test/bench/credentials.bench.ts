@@ -23,12 +23,21 @@ import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, 
  * how close it gets. (autocannon keeps one host per run, so no run chains the two services.)
  * Targets on a 2-core machine: issuance ≥ 200/s with p99 < 150 ms; verification ≥ 300/s.
  *
- * BENCH_CREDENTIALS=issue or =verify runs one part; BENCH_WEB_NODE_FLAGS adds node flags to the web
- * process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/css-prof`, written when the bench stops it).
+ * BENCH_CREDENTIALS=issue or =verify runs one part; BENCH_FLOORS=false measures the routes alone;
+ * BENCH_WEB_NODE_FLAGS adds node flags to the web process. A CPU profile of issuance (written when
+ * the bench stops the web process; summarise it with profile-summary.ts):
+ *   BENCH_CREDENTIALS=issue BENCH_FLOORS=false BENCH_ROUNDS=1 \
+ *   BENCH_WEB_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/css-prof" npm run bench credentials
  */
 const ISSUE_TARGET = { perSecond: 200, p99Ms: 150 };
 const VERIFY_TARGET = { perSecond: 300 };
 const parts = (process.env.BENCH_CREDENTIALS ?? 'issue,verify').split(',');
+const withFloors = process.env.BENCH_FLOORS !== 'false';
+/** The route's row, then the floors unless BENCH_FLOORS=false. */
+const runsOf = (route: Contender, floors: Contender[]) => (withFloors ? [route, ...floors] : [route]);
+const recordAgainst = (results: PairedResults, route: string, floors: string[]) => {
+  if (withFloors) for (const floor of floors) recordPairedRatio(results, route, floor);
+};
 
 const vcHeaders = { 'content-type': 'application/json', authorization: `Bearer ${VC_API_KEY}` };
 const storageHeaders = { 'content-type': 'application/json', 'x-api-key': STORAGE_API_KEY };
@@ -82,13 +91,12 @@ try {
     const route = `POST /credentials, 0.7.0 DPP, encrypted, 1 status purpose`;
     const vcFloor = 'floor: VC service mint + sign (2 requests per issuance)';
     const storageFloor = 'floor: storage upload, encrypted';
-    const contenders: Contender[] = [
-      { name: route, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body } },
+    const contenders = runsOf({ name: route, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body } }, [
       { name: vcFloor, load: { url: vc.url, requests: [mint, sign] }, requestsPerOperation: 2 },
       { name: storageFloor, load: { url: `${storage.url}${upload.path}`, method: 'POST', headers: upload.headers, body: upload.body } },
-    ];
+    ]);
     const results = await pairedMeasurements(`Issuance at ${CONNECTIONS} connections: the route and its floors (req/s of floors = issuances/s)`, contenders);
-    for (const floor of [vcFloor, storageFloor]) recordPairedRatio(results, route, floor);
+    recordAgainst(results, route, [vcFloor, storageFloor]);
     targetLine('Issuance', results, route, ISSUE_TARGET.perSecond, ISSUE_TARGET.p99Ms);
   }
 
@@ -100,13 +108,12 @@ try {
     const route = 'POST /credentials/verify, encrypted, digest given';
     const vcFloor = 'floor: VC service verify (proof + status)';
     const storageFloor = 'floor: storage read of the envelope';
-    const contenders: Contender[] = [
-      { name: route, load: { url: `${api}/credentials/verify`, method: 'POST', headers: { 'content-type': 'application/json' }, body: verifyBody } },
+    const contenders = runsOf({ name: route, load: { url: `${api}/credentials/verify`, method: 'POST', headers: { 'content-type': 'application/json' }, body: verifyBody } }, [
       { name: vcFloor, load: { url: `${vc.url}${vcVerify.path}`, method: 'POST', headers: vcHeaders, body: vcVerify.body } },
       { name: storageFloor, load: { url: record.storageUri } },
-    ];
+    ]);
     const results = await pairedMeasurements(`Verification at ${CONNECTIONS} connections: the route and its floors (req/s of floors = verifications/s)`, contenders);
-    for (const floor of [vcFloor, storageFloor]) recordPairedRatio(results, route, floor);
+    recordAgainst(results, route, [vcFloor, storageFloor]);
     targetLine('Verification', results, route, VERIFY_TARGET.perSecond);
   }
 } finally {
