@@ -157,6 +157,8 @@ export interface LoadOptions {
   warmupSeconds?: number;
   /** Requests cycle through these (plain data only: method, path, headers, body). */
   requests?: autocannon.Request[];
+  /** autocannon replaces every `[<id>]` in the body with a new unique id per request (letters, digits, `_`, `-`). */
+  idReplacement?: boolean;
 }
 
 export interface LoadResult {
@@ -195,6 +197,7 @@ export const measure = async (name: string, options: LoadOptions): Promise<LoadR
       headers: options.headers,
       body: options.body,
       requests: options.requests,
+      idReplacement: options.idReplacement,
       connections: options.connections ?? CONNECTIONS,
     },
     warmupSeconds: options.warmupSeconds ?? WARMUP_SECONDS,
