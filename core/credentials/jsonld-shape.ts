@@ -15,7 +15,8 @@
  *
  * So the shape keeps: every member name; the whole value of keywords, of `@type` aliases and of terms
  * any context defines with another coercion, a container other than `@set`/`@list`/`@language`,
- * `@reverse` or `@nest` (where values are read as something else than literals); IRI classes for
+ * `@reverse` or `@nest` (where values are read as something else than literals), or an IRI that is a
+ * bare name (expanded as a term, it may alias a keyword: `"myId": "id"`); IRI classes for
  * `@id` and `@id`-coerced strings; and only the JSON type of every other scalar. The roles come from
  * every definition of a term in every context the payload can reach (a term plain in one scope and
  * coerced in another takes the stricter role everywhere). Payloads with an inline (object) context
@@ -31,23 +32,32 @@ const stricter = (a: Role | undefined, b: Role): Role => (a === undefined || STR
 const LIST_CONTAINERS = new Set(['@set', '@list', '@language']);
 const VALUE_COERCIONS = new Set(['@vocab', '@json', '@none']);
 
+/**
+ * The role an IRI mapping (a string definition or `@id`) gives: `@id` makes an alias of `@id`, another
+ * keyword an alias of that keyword; a bare name (no `:`) is expanded as a term and may itself be an
+ * alias of a keyword (`"myId": "id"` where `id` is `@id`), so it is taken as strictly as a keyword.
+ */
+const roleOfMapping = (iri: string): Role | undefined => {
+  if (iri === '@id') return 'iri';
+  if (iri.startsWith('@') || !iri.includes(':')) return 'verbatim';
+  return undefined;
+};
+
 /** The role a term definition gives its values. */
 export const roleOfDefinition = (definition: unknown): Role => {
-  if (typeof definition === 'string') {
-    if (definition === '@id') return 'iri';
-    return definition.startsWith('@') ? 'verbatim' : 'literal';
-  }
+  if (typeof definition === 'string') return roleOfMapping(definition) ?? 'literal';
   if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) return 'verbatim';
   const d = definition as Record<string, unknown>;
   if ('@reverse' in d || '@nest' in d) return 'verbatim';
   const id = d['@id'];
   if (id !== undefined && typeof id !== 'string') return 'verbatim';
-  if (typeof id === 'string' && id.startsWith('@')) return id === '@id' ? 'iri' : 'verbatim';
+  const mapped = typeof id === 'string' ? roleOfMapping(id) : undefined;
+  if (mapped) return mapped;
   const containers = d['@container'] === undefined ? [] : Array.isArray(d['@container']) ? d['@container'] : [d['@container']];
   if (!containers.every((c) => typeof c === 'string' && LIST_CONTAINERS.has(c))) return 'verbatim';
   const type = d['@type'];
   if (type === undefined) return 'literal';
-  if (typeof type !== 'string' || VALUE_COERCIONS.has(type)) return 'verbatim';
+  if (typeof type !== 'string' || VALUE_COERCIONS.has(type) || roleOfMapping(type) === 'verbatim') return 'verbatim';
   return type === '@id' ? 'iri' : 'literal';
 };
 

@@ -1,18 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { GuardedFetchError, type Fetcher } from '../net/fetcher.ts';
 import type { DocumentSettings } from '../settings/document-settings.ts';
 import { createBundledArtefacts } from './bundled-artefacts.ts';
 import { createDocumentSource } from './document-source.ts';
 import { createJsonLdExpansion } from './jsonld-expansion.ts';
 import { createJsonLdCheck } from './jsonld-verdict-cache.ts';
-import { documentSettings, offlineFetcher, readSample, sampleFiles } from './test-support/offline.ts';
+import { documentSettings, readSample, sampleFiles } from './test-support/offline.ts';
 
 const DPP_SAMPLE_070 = '0.7.0-prerelease/dpp/DigitalProductPassport_instance.json';
 /** Mutants are judged by full expansions (about 20 ms each): three samples, two data model versions. */
 const MUTATED_SAMPLES = [DPP_SAMPLE_070, '0.7.0-prerelease/dcc/ConformityCredential_instance.json', '0.6.1/untp-dpp-instance-0.6.1.json'];
 
-/** A check over the bundled documents that counts the expansions it really runs. */
+/** A tenant's own context host (the published hosts stay offline): terms that alias `@id` through another term. */
+const ALIAS_CONTEXT = 'https://contexts.example.com/aliases/';
+const aliasHost: Fetcher = async (url) => {
+  if (url !== ALIAS_CONTEXT) throw new GuardedFetchError('network', `Could not resolve ${new URL(url).hostname}`);
+  return new Response(JSON.stringify({ '@context': { subjectRef: { '@id': 'id' }, otherRef: 'id' } }));
+};
+
+/** A check over the bundled documents (and the alias host) that counts the expansions it really runs. */
 const countingCheck = (settings: DocumentSettings = documentSettings()) => {
-  const documents = createDocumentSource(offlineFetcher(), settings, createBundledArtefacts());
+  const documents = createDocumentSource(aliasHost, settings, createBundledArtefacts());
   const expand = createJsonLdExpansion(documents, settings);
   let expansions = 0;
   const check = createJsonLdCheck(documents, settings, (payload) => ((expansions += 1), expand(payload)));
@@ -20,7 +28,7 @@ const countingCheck = (settings: DocumentSettings = documentSettings()) => {
 };
 
 /** The judge: a full safe-mode expansion that remembers nothing of earlier payloads. */
-const judge = createJsonLdExpansion(createDocumentSource(offlineFetcher(), documentSettings(), createBundledArtefacts()), documentSettings());
+const judge = createJsonLdExpansion(createDocumentSource(aliasHost, documentSettings(), createBundledArtefacts()), documentSettings());
 const outcome = (run: Promise<unknown>) =>
   run.then(
     () => 'accepted',
@@ -135,6 +143,19 @@ describe('the JSON-LD check remembers accepted shapes and agrees with a full exp
       const verdict = await outcome(check(payload));
       expect(expansions(), label).toBe(before + 1);
       expect(verdict, label).toBe(await outcome(judge(payload)));
+    }
+  });
+
+  it('a term that aliases @id through another term (`"subjectRef": {"@id": "id"}`) keeps its values: a relative one is refused after an absolute one passed', async () => {
+    const { check } = countingCheck();
+    const sample = readSample(DPP_SAMPLE_070) as Record<string, Json>;
+    const { id: _id, ...subject } = sample.credentialSubject as Record<string, Json>;
+    for (const member of ['subjectRef', 'otherRef']) {
+      const referring = (value: string) => ({ ...sample, '@context': [...(sample['@context'] as Json[]), ALIAS_CONTEXT], credentialSubject: { ...subject, [member]: value } });
+      expect(await outcome(check(referring('https://id.example.com/product/1'))), member).toBe('accepted');
+      const relative = await outcome(check(referring('relative-ref')));
+      expect(relative, member).toMatch(new RegExp(`^JSONLD_DOCUMENT_INVALID: credentialPayload/credentialSubject/${member}: "relative-ref" is neither an absolute IRI`));
+      expect(relative).toBe(await outcome(judge(referring('relative-ref'))));
     }
   });
 
