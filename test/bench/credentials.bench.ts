@@ -12,6 +12,9 @@ import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, 
  * storage service (local backend, WORKERS default) as their own processes, 10 connections from
  * autocannon in another process. Contexts and schemas come from the bundled copies (the bench
  * machines cannot reach the UNTP or W3C hosts; the first miss falls back and is cached).
+ * Issuance is measured twice: the same body every time (after the first, the JSON-LD verdict comes
+ * from the shape cache, jsonld-verdict-cache.ts) and a payload shape never seen before every time
+ * (the full expansion runs on each request).
  *
  * Floors measured in the same paired rounds, with the very bodies the route sends upstream:
  * - issuance: the VC service alone — mint one revocation entry, then sign the same credential
@@ -24,8 +27,8 @@ import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, 
  * Targets on a 2-core machine: issuance ≥ 200/s with p99 < 150 ms; verification ≥ 300/s.
  *
  * BENCH_CREDENTIALS=issue or =verify runs one part; BENCH_FLOORS=false measures the routes alone;
- * BENCH_WEB_NODE_FLAGS adds node flags to the web process. A CPU profile of issuance (written when
- * the bench stops the web process; summarise it with profile-summary.ts):
+ * BENCH_WEB_NODE_FLAGS adds node flags to the web process. A CPU profile of issuance, both rows (written
+ * when the bench stops the web process; summarise it with profile-summary.ts):
  *   BENCH_CREDENTIALS=issue BENCH_FLOORS=false BENCH_ROUNDS=1 \
  *   BENCH_WEB_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/css-prof" npm run bench credentials
  */
