@@ -1,4 +1,5 @@
 import { TtlCache } from '../cache/ttl-cache.ts';
+import { sha256Hex } from '../crypto/encoding.ts';
 import { cacheMaxEntries, type DocumentSettings } from '../settings/document-settings.ts';
 import type { DocumentSource } from './document-source.ts';
 import type { JsonLdExpansion } from './jsonld-expansion.ts';
@@ -8,7 +9,7 @@ import { collectTermRoles, contextUrlsOf, shapeOf, type TermRoles } from './json
 interface ContextRoles {
   documents: Map<string, unknown>;
   roles: TermRoles['roles'];
-  /** Shapes (jsonld-shape.ts) that expanded without a refusal under exactly these documents. */
+  /** SHA-256 of the shapes (jsonld-shape.ts) that expanded without a refusal under exactly these documents (a digest, so an entry stays small however large the payload). */
   accepted: TtlCache<true>;
 }
 
@@ -65,7 +66,7 @@ export const createJsonLdCheck = (documents: DocumentSource, settings: DocumentS
   return async (payload: unknown): Promise<void> => {
     const urls = contextUrlsOf(payload);
     const contexts = urls && urls.length > 0 ? await rolesFor(urls) : undefined;
-    const shape = contexts ? shapeOf(payload, contexts.roles) : undefined;
+    const shape = contexts ? await sha256Hex(shapeOf(payload, contexts.roles)) : undefined;
     if (contexts && shape !== undefined && contexts.accepted.get(shape)) return;
     await expand(payload);
     if (contexts && shape !== undefined && (await stillCurrent(documents, contexts))) contexts.accepted.set(shape, true);
