@@ -6,6 +6,7 @@ import { createBundledArtefacts, type BundledArtefacts } from './bundled-artefac
 import { conformityWarnings, hasConformityChecks, type IssuanceWarning } from './conformity-warnings.ts';
 import { createDocumentSource } from './document-source.ts';
 import { createJsonLdExpansion } from './jsonld-expansion.ts';
+import { createJsonLdCheck } from './jsonld-verdict-cache.ts';
 import { PAYLOAD_FIELD } from './payload-errors.ts';
 import { createSchemaValidation } from './schema-validation.ts';
 
@@ -32,12 +33,14 @@ export const resolvedDataModel = (model: DataModelFields, parent?: DataModelFiel
 });
 
 /**
- * The long-lived part of payload validation: document caches, compiled schemas and processed contexts.
- * Build one per process (web or worker) and hand it to every issuance.
+ * The long-lived part of payload validation: document caches, compiled schemas, processed contexts
+ * and the shapes that expanded. Build one per process (web or worker) and hand it to every issuance.
+ * `expand` always expands; `checkJsonLd` is the same verdict, remembered by shape (jsonld-verdict-cache.ts).
  */
 export const createPayloadChecks = (fetcher: Fetcher, settings: DocumentSettings, bundled: BundledArtefacts = createBundledArtefacts()) => {
   const documents = createDocumentSource(fetcher, settings, bundled);
-  return { validateSchemas: createSchemaValidation(documents), expand: createJsonLdExpansion(documents, settings) };
+  const expand = createJsonLdExpansion(documents, settings);
+  return { validateSchemas: createSchemaValidation(documents), expand, checkJsonLd: createJsonLdCheck(documents, settings, expand) };
 };
 
 export type PayloadChecks = ReturnType<typeof createPayloadChecks>;
@@ -55,7 +58,7 @@ export const validateCredentialPayload = async (
   const { payload, dataModel } = input;
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest(`${PAYLOAD_FIELD}: must be a JSON object`);
   await deps.payloadChecks.validateSchemas(payload, dataModel.schemaUrls);
-  await deps.payloadChecks.expand(payload);
+  await deps.payloadChecks.checkJsonLd(payload);
   const warnings = hasConformityChecks(dataModel.core) ? await conformityWarnings(deps.db, input.tenantId, payload) : [];
   return { warnings };
 };

@@ -14,10 +14,19 @@ export const bytesToBase64Url = (bytes: Uint8Array): string => {
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 };
 
+/** The bytes of a binary string (one char per byte, as `atob` gives); a plain loop, several times faster than `Uint8Array.from` with a mapper. */
+const binaryToBytes = (binary: string): Uint8Array<ArrayBuffer> => {
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+};
+
+/** Standard base64 (with padding) to bytes; throws on characters outside the alphabet. */
+export const base64ToBytes = (text: string): Uint8Array<ArrayBuffer> => binaryToBytes(atob(text));
+
 export const base64UrlToBytes = (text: string): Uint8Array<ArrayBuffer> => {
   const b64 = text.replaceAll('-', '+').replaceAll('_', '/');
-  const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
-  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+  return base64ToBytes(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
 };
 
 export const sha256Hex = async (text: string): Promise<string> =>

@@ -1,4 +1,4 @@
-import { hexToBytes } from '../crypto/encoding.ts';
+import { base64ToBytes, hexToBytes } from '../crypto/encoding.ts';
 import { MAX_DOCUMENT_DEPTH, withinDepth } from './json-depth.ts';
 import { parseJsonObject } from './retrieve.ts';
 import { VerificationStop } from './outcome.ts';
@@ -16,7 +16,7 @@ const base64Part = (document: Record<string, unknown>, field: string, length?: n
   const value = document[field];
   if (value === undefined) throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} is missing`);
   if (typeof value !== 'string' || !BASE64.test(value)) throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} is not base64`);
-  const bytes = Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
+  const bytes = base64ToBytes(value);
   if (length !== undefined && bytes.length !== length) {
     throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} must be ${length} bytes`);
   }

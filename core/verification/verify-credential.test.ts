@@ -44,6 +44,18 @@ describe('verifyCredential checks', () => {
     });
   });
 
+  it('a source that re-serialises the stored credential still matches its digest and hash; other content matches neither', async () => {
+    const credential = await rig.issue();
+    const stored = { ...(await rig.store(credential)), hash: (await rig.store(credential, { legacy: true })).hash };
+    expect(stored.digestMultibase).toMatch(/^z/);
+    expect(stored.hash).toMatch(/^[0-9a-f]{64}$/);
+    const pretty = rig.source.serve('/pretty', JSON.stringify(credential, null, 2));
+    const both = await run({ uri: pretty, digestMultibase: stored.digestMultibase, hash: stored.hash });
+    expect(both.checks).toMatchObject({ retrieval: 'pass', digest: 'pass', proof: 'pass' });
+    const changed = rig.source.serve('/changed', JSON.stringify({ ...credential, extra: 1 }, null, 2));
+    expect(await run({ uri: changed, hash: stored.hash })).toMatchObject({ completed: false, checks: { digest: 'fail' }, failure: { code: 'DIGEST_MISMATCH' } });
+  });
+
   it('the validity window is judged at `now` when given', async () => {
     const stored = await rig.store(await rig.issue({ validUntil: '2030-01-01T00:00:00Z' }));
     expect((await run({ uri: stored.uri, now: new Date('2029-12-31T00:00:00Z') })).checks.temporal).toBe('pass');

@@ -162,6 +162,8 @@ export interface LoadOptions {
   warmupSeconds?: number;
   /** Requests cycle through these (plain data only: method, path, headers, body). */
   requests?: autocannon.Request[];
+  /** autocannon replaces every `[<id>]` in the body with a new unique id per request (letters, digits, `_`, `-`). */
+  idReplacement?: boolean;
 }
 
 export interface LoadResult {
@@ -200,6 +202,7 @@ export const measure = async (name: string, options: LoadOptions): Promise<LoadR
       headers: options.headers,
       body: options.body,
       requests: options.requests,
+      idReplacement: options.idReplacement,
       connections: options.connections ?? CONNECTIONS,
     },
     warmupSeconds: options.warmupSeconds ?? WARMUP_SECONDS,
@@ -229,5 +232,5 @@ export const report = (title: string, rows: LoadResult[], reference?: (row: Load
   );
 };
 
-export { pairedRounds, pairedTimings, type Contender } from './paired-rounds.ts';
+export { pairedMeasurements, pairedRounds, pairedTimings, recordPairedRatio, type Contender, type PairedResults } from './paired-rounds.ts';
 export { printSummary, recordRatio, recordedRatios, type RatioRow } from './summary.ts';

@@ -6,6 +6,11 @@ export interface Contender {
   load: LoadOptions;
   /** The share of the reference's throughput this contender aims for. */
   target?: number;
+  /**
+   * Requests that make up one operation (default 1): a floor that cycles through several calls per
+   * operation (e.g. mint a status entry, then sign) reports operations per second, its latencies stay per request.
+   */
+  requestsPerOperation?: number;
 }
 
 const median = (values: number[]) => {
@@ -14,9 +19,59 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** Every contender's runs, one per round, in paired rounds; the median figures of each. */
+export interface PairedResults {
+  rounds: number;
+  runs: Map<string, LoadResult[]>;
+  medianOf(name: string, key: 'requestsPerSecond' | 'p50' | 'p99'): number;
+}
+
 /**
- * Measures a reference and its contenders in `rounds` paired rounds. The order alternates (reference
- * first in even rounds, last in odd ones) so neither side always gets the warmer machine; each
+ * Measures contenders in `rounds` paired rounds. The order alternates (as given in even rounds,
+ * reversed in odd ones) so no contender always gets the warmer machine; prints the medians.
+ */
+export const pairedMeasurements = async (title: string, everyone: Contender[], rounds = ROUNDS): Promise<PairedResults> => {
+  const runs = new Map<string, LoadResult[]>(everyone.map((c) => [c.name, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? everyone : [...everyone].reverse();
+    for (const contender of order) {
+      const run = await measure(contender.name, contender.load);
+      const perOperation = contender.requestsPerOperation ?? 1;
+      runs.get(contender.name)!.push({ ...run, requestsPerSecond: Math.round(run.requestsPerSecond / perOperation) });
+    }
+  }
+  const medianOf = (name: string, key: 'requestsPerSecond' | 'p50' | 'p99') => Math.round(median(runs.get(name)!.map((run) => run[key])));
+  console.log(`\n${title} (${rounds} paired rounds, order alternating)`);
+  console.table(
+    everyone.map(({ name }) => ({
+      run: name,
+      'median req/s': medianOf(name, 'requestsPerSecond'),
+      'per round': runs.get(name)!.map((run) => run.requestsPerSecond).join(' '),
+      'p50 ms': medianOf(name, 'p50'),
+      'p99 ms': medianOf(name, 'p99'),
+    })),
+  );
+  return { rounds, runs, medianOf };
+};
+
+/** Records `measured` ÷ `reference` throughput, taken within each round; the median with its spread. */
+export const recordPairedRatio = (results: PairedResults, measured: string, reference: string, target?: number): RatioRow => {
+  const referenceRuns = results.runs.get(reference)!;
+  const ratios = results.runs.get(measured)!.map((run, i) => run.requestsPerSecond / referenceRuns[i]!.requestsPerSecond);
+  return recordRatio({
+    measured,
+    reference,
+    ratio: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    rounds: results.rounds,
+    target,
+    detail: `${results.medianOf(measured, 'requestsPerSecond')} vs ${results.medianOf(reference, 'requestsPerSecond')} req/s`,
+  });
+};
+
+/**
+ * Measures a reference and its contenders in `rounds` paired rounds (pairedMeasurements); each
  * contender's ratio is taken within a round, and the median ratio is reported with its spread.
  */
 export const pairedRounds = async (
@@ -25,39 +80,8 @@ export const pairedRounds = async (
   contenders: Contender[],
   rounds = ROUNDS,
 ): Promise<RatioRow[]> => {
-  const everyone = [reference, ...contenders];
-  const results = new Map<string, LoadResult[]>(everyone.map((c) => [c.name, []]));
-  for (let round = 0; round < rounds; round += 1) {
-    const order = round % 2 === 0 ? everyone : [...everyone].reverse();
-    for (const contender of order) results.get(contender.name)!.push(await measure(contender.name, contender.load));
-  }
-  const referenceRuns = results.get(reference.name)!;
-  const medianOf = (name: string, key: 'requestsPerSecond' | 'p50' | 'p99') =>
-    Math.round(median(results.get(name)!.map((run) => run[key])));
-
-  console.log(`\n${title} (${rounds} paired rounds, order alternating)`);
-  console.table(
-    everyone.map(({ name }) => ({
-      run: name,
-      'median req/s': medianOf(name, 'requestsPerSecond'),
-      'per round': results.get(name)!.map((run) => run.requestsPerSecond).join(' '),
-      'p50 ms': medianOf(name, 'p50'),
-      'p99 ms': medianOf(name, 'p99'),
-    })),
-  );
-  return contenders.map((contender) => {
-    const ratios = results.get(contender.name)!.map((run, i) => run.requestsPerSecond / referenceRuns[i]!.requestsPerSecond);
-    return recordRatio({
-      measured: contender.name,
-      reference: reference.name,
-      ratio: median(ratios),
-      low: Math.min(...ratios),
-      high: Math.max(...ratios),
-      rounds,
-      target: contender.target,
-      detail: `${medianOf(contender.name, 'requestsPerSecond')} vs ${medianOf(reference.name, 'requestsPerSecond')} req/s`,
-    });
-  });
+  const results = await pairedMeasurements(title, [reference, ...contenders], rounds);
+  return contenders.map((contender) => recordPairedRatio(results, contender.name, reference.name, contender.target));
 };
 
 /** Paired rounds of one-off timings (e.g. a bulk create), as throughput ratios: reference time ÷ measured time. */

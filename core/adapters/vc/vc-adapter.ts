@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Fetcher } from '../../net/fetcher.ts';
 import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
+import { base64UrlToBytes } from '../../crypto/encoding.ts';
 
 /** VC_ADAPTER config (validated by `core/service-instances/adapter-configs.ts`). */
 export interface VcConfig {
@@ -59,8 +60,7 @@ const decodePayload = (enveloped: EnvelopedCredential): Record<string, unknown> 
   const payload = jwt.split('.')[1];
   if (!payload) throw malformed('a credential that is not a compact JWS');
   try {
-    const bytes = Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-    const decoded: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const decoded: unknown = JSON.parse(new TextDecoder().decode(base64UrlToBytes(payload)));
     if (decoded && typeof decoded === 'object' && !Array.isArray(decoded)) return decoded as Record<string, unknown>;
   } catch {}
   throw malformed('a credential whose JWS payload is not a JSON object');

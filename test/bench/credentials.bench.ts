@@ -1,0 +1,138 @@
+import { execSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { decodeEnveloped, issueBody, openStoredCopy, SAMPLES, samplePayload } from '../rig/credential-fixtures.ts';
+import { callJson, CONNECTIONS, pairedMeasurements, recordPairedRatio, startBenchStack, type Contender, type PairedResults } from './lib.ts';
+import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, STORAGE_BUCKETS, VC_API_KEY, type ServiceProcess } from './service-processes.ts';
+
+/**
+ * Issue 14 §5: `POST /api/v1/credentials` of a UNTP 0.7.0 DPP (the published sample, adjusted for
+ * issuer and dates; one status purpose, revocation; stored encrypted; no Idempotency-Key) and the
+ * public `POST /api/v1/credentials/verify` of one issued credential, through the web process as
+ * deployed (`functions/server.ts`, its own process) with the VC service (WORKERS default) and the
+ * storage service (local backend, WORKERS default) as their own processes, 10 connections from
+ * autocannon in another process. Contexts and schemas come from the bundled copies (the bench
+ * machines cannot reach the UNTP or W3C hosts; the first miss falls back and is cached).
+ * Issuance is measured twice: the same body every time (after the first, the JSON-LD verdict comes
+ * from the shape cache, jsonld-verdict-cache.ts) and a payload shape never seen before every time
+ * (the full expansion runs on each request).
+ *
+ * Floors measured in the same paired rounds, with the very bodies the route sends upstream:
+ * - issuance: the VC service alone — mint one revocation entry, then sign the same credential
+ *   (two requests per issuance, as the route makes them); the storage upload alone (the same
+ *   enveloped credential, encrypted, into the private bucket).
+ * - verification: the VC service's verify route alone (proof and status, the body the route sends);
+ *   the storage read alone (the same encrypted envelope).
+ * The route calls these one after another, so its ceiling is below the slower floor; the ratios say
+ * how close it gets. (autocannon keeps one host per run, so no run chains the two services.)
+ * Targets on a 2-core machine: issuance ≥ 200/s with p99 < 150 ms; verification ≥ 300/s.
+ *
+ * BENCH_CREDENTIALS=issue or =verify runs one part; BENCH_FLOORS=false measures the routes alone;
+ * BENCH_WEB_NODE_FLAGS adds node flags to the web process. A CPU profile of issuance, both rows (written
+ * when the bench stops the web process; summarise it with profile-summary.ts):
+ *   BENCH_CREDENTIALS=issue BENCH_FLOORS=false BENCH_ROUNDS=1 \
+ *   BENCH_WEB_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/css-prof" npm run bench credentials
+ */
+const ISSUE_TARGET = { perSecond: 200, p99Ms: 150 };
+const VERIFY_TARGET = { perSecond: 300 };
+const parts = (process.env.BENCH_CREDENTIALS ?? 'issue,verify').split(',');
+const withFloors = process.env.BENCH_FLOORS !== 'false';
+/** The route's rows, then the floors unless BENCH_FLOORS=false. */
+const runsOf = (routes: Contender[], floors: Contender[]) => (withFloors ? [...routes, ...floors] : routes);
+const recordAgainst = (results: PairedResults, route: string, floors: string[]) => {
+  if (withFloors) for (const floor of floors) recordPairedRatio(results, route, floor);
+};
+
+const vcHeaders = { 'content-type': 'application/json', authorization: `Bearer ${VC_API_KEY}` };
+const storageHeaders = { 'content-type': 'application/json', 'x-api-key': STORAGE_API_KEY };
+
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+const targetLine = (label: string, results: PairedResults, name: string, perSecond: number, p99Ms?: number) => {
+  const rate = results.medianOf(name, 'requestsPerSecond');
+  const p99 = results.medianOf(name, 'p99');
+  const p99Part = p99Ms === undefined ? '' : `, p99 ${p99} ms (target < ${p99Ms}: ${verdict(p99 < p99Ms)})`;
+  console.log(`${label}: ${rate}/s (target ≥ ${perSecond}: ${verdict(rate >= perSecond)})${p99Part}`);
+};
+
+console.log(`Load on this machine before the run (uptime): ${execSync('uptime').toString().trim()}; ${availableParallelism()} CPUs`);
+const stack = await startBenchStack();
+const processes: ServiceProcess[] = [];
+try {
+  const vc = await startVcProcess(stack.databaseUrl);
+  processes.push(vc);
+  const storage = await startStorageProcess();
+  processes.push(storage);
+  const nodeFlags = (process.env.BENCH_WEB_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const web = await startWebProcess({
+    databaseUrl: stack.databaseUrl,
+    oidcIssuer: stack.issuer,
+    vcUrl: vc.url,
+    storageUrl: storage.url,
+    // One address sends every verification: the per-client limit and the concurrency gate are lifted.
+    env: { VERIFY_RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_MAX_CONCURRENCY: '10000' },
+    nodeFlags,
+  });
+  processes.push(web);
+
+  const token = await stack.token();
+  const api = `${web.url}/api/v1`;
+  const { did } = await callJson(`${api}/dids`, { method: 'POST', token, expect: 201, body: { type: 'MANAGED', method: 'DID_WEB', alias: 'bench-issuer' } });
+  const payload = samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, did);
+  const body = JSON.stringify(issueBody('DigitalProductPassport', '0.7.0', payload, { statusPurposes: ['revocation'], storageOptions: { encrypt: true } }));
+  const issued = await callJson(`${api}/credentials`, { method: 'POST', token, expect: 201, body: JSON.parse(body) });
+  const record = await callJson(`${api}/credentials/${issued.credentialId}`, { token });
+  const enveloped = await openStoredCopy(record.storageUri, record.decryptionKey);
+  if (decodeEnveloped(enveloped).issuer === undefined) throw new Error('the stored copy is not the issued credential');
+
+  // The route's upstream bodies: the credential as signed (our payload with its minted entry), the envelope as stored.
+  const entry = await callJson(`${vc.url}/agent/issueBitstringStatusList`, { method: 'POST', token: VC_API_KEY, body: { statusPurpose: 'revocation', bitstringStatusIssuer: did } });
+  const mint = { method: 'POST' as const, path: '/agent/issueBitstringStatusList', headers: vcHeaders, body: JSON.stringify({ statusPurpose: 'revocation', bitstringStatusIssuer: did }) };
+  const sign = { method: 'POST' as const, path: '/v2/credentials/issue', headers: vcHeaders, body: JSON.stringify({ credential: { ...payload, credentialStatus: entry }, options: { proofFormat: 'EnvelopingProofJose' } }) };
+  const upload = { method: 'POST' as const, path: '/api/v4/private', headers: storageHeaders, body: JSON.stringify({ data: enveloped, bucket: STORAGE_BUCKETS.private }) };
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+  if (parts.includes('issue')) {
+    const route = `POST /credentials, 0.7.0 DPP, encrypted, 1 status purpose`;
+    const vcFloor = 'floor: VC service mint + sign (2 requests per issuance)';
+    const storageFloor = 'floor: storage upload, encrypted';
+    const newShapes = `${route}, a new payload shape each time`;
+    // Every request a shape no earlier one had (jsonld-verdict-cache.ts): the subject gets a member of a
+    // new name each time (autocannon's unique id; the 0.7.0 schema and @vocab accept it), so expansion runs every time.
+    const shaped = JSON.parse(body);
+    shaped.credentialPayload.credentialSubject['note[<id>]'] = 'a member of a new name';
+    const newShapeBody = JSON.stringify(shaped);
+    const routes: Contender[] = [
+      { name: route, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body } },
+      { name: newShapes, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body: newShapeBody, idReplacement: true } },
+    ];
+    const contenders = runsOf(routes, [
+      { name: vcFloor, load: { url: vc.url, requests: [mint, sign] }, requestsPerOperation: 2 },
+      { name: storageFloor, load: { url: `${storage.url}${upload.path}`, method: 'POST', headers: upload.headers, body: upload.body } },
+    ]);
+    const results = await pairedMeasurements(`Issuance at ${CONNECTIONS} connections: the route and its floors (req/s of floors = issuances/s)`, contenders);
+    recordAgainst(results, route, [vcFloor, storageFloor]);
+    recordAgainst(results, newShapes, [vcFloor]);
+    targetLine('Issuance', results, route, ISSUE_TARGET.perSecond, ISSUE_TARGET.p99Ms);
+    targetLine('Issuance, a new shape each time', results, newShapes, ISSUE_TARGET.perSecond, ISSUE_TARGET.p99Ms);
+  }
+
+  if (parts.includes('verify')) {
+    const verifyBody = JSON.stringify({ uri: record.storageUri, decryptionKey: record.decryptionKey, digestMultibase: record.digestMultibase });
+    const check = await callJson(`${api}/credentials/verify`, { method: 'POST', body: JSON.parse(verifyBody) });
+    if (check.verified !== true) throw new Error(`the bench credential does not verify: ${JSON.stringify(check)}`);
+    const vcVerify = { method: 'POST' as const, path: '/agent/routeVerificationCredential', headers: vcHeaders, body: JSON.stringify({ credential: enveloped, fetchRemoteContexts: true, policies: { credentialStatus: true } }) };
+    const route = 'POST /credentials/verify, encrypted, digest given';
+    const vcFloor = 'floor: VC service verify (proof + status)';
+    const storageFloor = 'floor: storage read of the envelope';
+    const contenders = runsOf([{ name: route, load: { url: `${api}/credentials/verify`, method: 'POST', headers: { 'content-type': 'application/json' }, body: verifyBody } }], [
+      { name: vcFloor, load: { url: `${vc.url}${vcVerify.path}`, method: 'POST', headers: vcHeaders, body: vcVerify.body } },
+      { name: storageFloor, load: { url: record.storageUri } },
+    ]);
+    const results = await pairedMeasurements(`Verification at ${CONNECTIONS} connections: the route and its floors (req/s of floors = verifications/s)`, contenders);
+    recordAgainst(results, route, [vcFloor, storageFloor]);
+    targetLine('Verification', results, route, VERIFY_TARGET.perSecond);
+  }
+} finally {
+  for (const program of processes.reverse()) await program.stop();
+  await stack.close();
+}
+console.log(`Load on this machine after the run (uptime): ${execSync('uptime').toString().trim()}`);
