@@ -82,6 +82,8 @@ const stackEnv = {
   // The local storage service (and local upstream doubles) live on loopback; production keeps the guard on.
   FETCH_ALLOW_PRIVATE_URLS: env.FETCH_ALLOW_PRIVATE_URLS ?? 'true',
   SYSTEM_STORAGE_API_KEY: env.SYSTEM_STORAGE_API_KEY ?? STORAGE_API_KEY,
+  // Trying revocation and suspension is part of the local walk-through; deployments opt in themselves.
+  CREDENTIAL_STATUS_MUTATION_ENABLED: env.CREDENTIAL_STATUS_MUTATION_ENABLED ?? 'true',
   RI_DATABASE_URL: env.RI_DATABASE_URL ?? postgres.adminUrl,
   RI_APP_URL: APP_URL,
   DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? DEVELOPMENT_PLACEHOLDER_KEY,
