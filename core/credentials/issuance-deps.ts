@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client.ts';
+import type { DomainDeps } from '../deps.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Fetcher } from '../net/fetcher.ts';
@@ -6,13 +7,8 @@ import type { DocumentSettings } from '../settings/document-settings.ts';
 import type { IssuanceSettings } from '../settings/issuance-settings.ts';
 import { createPayloadChecks, type PayloadChecks } from './payload-validation.ts';
 
-/** What issuance needs, in the web process and in the worker alike. */
-export interface IssuanceDeps {
-  db: Database;
-  box: SecretBox;
-  fetcher: Fetcher;
-  logger: Logger;
-  allowPrivateUrls: boolean;
+/** What issuance needs, in the web process and in the worker alike: the domain deps and a little more. */
+export interface IssuanceDeps extends DomainDeps {
   correlationId?: string;
   payloadChecks: PayloadChecks;
   /** RI_APP_URL (the default verify page of published links) and the issuance settings. */

@@ -1,18 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { DomainDeps } from '../deps.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
 import type { StorageAdapter } from '../adapters/storage/storage-adapter.ts';
-import type { SecretBox } from '../crypto/secret-box.ts';
-import type { Logger } from '../logging/logger.ts';
-import type { Fetcher } from '../net/fetcher.ts';
 import { resolveStorageInstance, storageAdapterFor } from '../service-instances/storage-instance.ts';
 
-export interface TemplateDeps {
-  db: Database;
-  box: SecretBox;
-  fetcher: Fetcher;
-  logger: Logger;
-  allowPrivateUrls: boolean;
+export interface TemplateDeps extends DomainDeps {
   /** The request's, for log lines about upstream failures. */
   correlationId?: string;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from './columns.ts';
+import { check, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { idColumn, instant, timestamps } from './columns.ts';
 import { tenants } from './tenants.ts';
 
 export const BATCH_STATES = ['QUEUED', 'RUNNING', 'COMPLETED', 'NEEDS_ATTENTION', 'CANCELLED', 'EXPIRED'] as const;
@@ -11,7 +11,6 @@ export type BatchItemState = (typeof BATCH_ITEM_STATES)[number];
 export const batchStateEnum = pgEnum('batch_state', BATCH_STATES);
 export const batchItemStateEnum = pgEnum('batch_item_state', BATCH_ITEM_STATES);
 
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const counter = (name: string) => integer(name).notNull().default(0);
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from './columns.ts';
+import { boolean, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { idColumn, instant, timestamps } from './columns.ts';
 import { dataModels } from './data-models.ts';
 import { facilities, organisations, products } from './master-data.ts';
 import { serviceInstances } from './service-instances.ts';
@@ -19,8 +19,6 @@ export const recordOriginEnum = pgEnum('record_origin', RECORD_ORIGINS);
 export const detailsStatusEnum = pgEnum('details_status', DETAILS_STATUSES);
 export const statusCaptureEnum = pgEnum('status_capture', STATUS_CAPTURES);
 export const idempotentOperationEnum = pgEnum('idempotent_operation', IDEMPOTENT_OPERATIONS);
-
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * One credential a tenant holds: issued here (NATIVE, detail in `credentials`) or received from

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { idColumn, timestamps } from './columns.ts';
+import { boolean, date, index, integer, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { idColumn, instant, timestamps } from './columns.ts';
 import { libraryRecords } from './credentials.ts';
 import { serviceInstances } from './service-instances.ts';
 import { tenants } from './tenants.ts';
@@ -18,8 +18,6 @@ export const contentKindEnum = pgEnum('content_kind', CONTENT_KINDS);
 export const runStateEnum = pgEnum('verification_run_state', RUN_STATES);
 export const checkResultEnum = pgEnum('check_result', CHECK_RESULTS);
 export const runSummaryEnum = pgEnum('verification_summary', RUN_SUMMARIES);
-
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * A credential registered from a URL (the EXTERNAL child of a library record, same id). The service

@@ -14,9 +14,10 @@ const GROUP_BUDGET_BYTES = 500_000;
 /**
  * Groups over the 500 KB target, each with the reason (open work, not a goal):
  * identifiers and schemes evaluate tenant patterns with the linear-time RE2 engine (re2js, ~160 KB minified);
- * dids carries the JSON Schema interpreter for DID documents. The storage service carries the AWS SDK's S3 client.
+ * dids carries the JSON Schema interpreter for DID documents (~22 KB) on top of a base every group shares, which
+ * grew by ~10 KB with the wave-2 settings readers (issuance, status, batches, library). The storage service carries the AWS SDK's S3 client.
  */
-const OVER_TARGET_BUDGETS: Record<string, number> = { identifiers: 660_000, schemes: 640_000, dids: 520_000, storage: 650_000 };
+const OVER_TARGET_BUDGETS: Record<string, number> = { identifiers: 660_000, schemes: 640_000, dids: 530_000, storage: 650_000 };
 const budgetOf = (group: string) => OVER_TARGET_BUDGETS[group] ?? GROUP_BUDGET_BYTES;
 
 describe('edge bundle sizes', () => {
