@@ -27,7 +27,7 @@ import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack } from './
  * The worker starts as `npm run start:worker` starts it (package.json, with its node flags), so the
  * figures are those of the deployed program; the VC and storage services start under tsx.
  * BENCH_BATCH_ITEMS (default 500) shortens a run; BENCH_BATCH_MEMORY_ONLY=true runs only the memory
- * row (with its items/s); BENCH_WORKER_NODE_ARGS adds node flags to the worker (to try one out);
+ * row (with its items/s); BENCH_WORKER_NODE_ARGS adds node flags to the worker's (a flag given again wins: to try one out);
  * BENCH_PROFILE=<dir> writes the worker's `--cpu-prof` profiles there (read them with
  * test/bench/profile-summary.ts).
  */
@@ -127,7 +127,9 @@ let workerRun = 0;
 const startWorker = async (concurrency: number) => {
   workerRun += 1;
   const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=worker-${workerRun}-c${concurrency}.cpuprofile`] : [];
-  const worker = program([...EXTRA_WORKER_ARGS, ...nodeArgs, ...workerStart()], {
+  const start = workerStart();
+  // The extra flags come after start:worker's own, so that one given twice is the one tried.
+  const worker = program([...start.slice(0, -1), ...EXTRA_WORKER_ARGS, ...nodeArgs, ...start.slice(-1)], {
     ...testWorkerEnv(stack.databaseUrl, { ...systemEnv, BATCH_JOB_CONCURRENCY: String(concurrency), WORKER_JOB_TIMEOUT_SECONDS: '300', LOG_LEVEL: 'info' }),
   });
   await waitFor('the worker', () => worker.stdout().includes('Worker started') || worker.child.exitCode !== null);
@@ -194,7 +196,7 @@ const memoryRuns = async () => {
   }
   clearInterval(sampler);
   await worker.stop();
-  console.log(`worker start: node ${[...EXTRA_WORKER_ARGS, ...workerStart()].join(' ')}`);
+  console.log(`worker start: node ${[...workerStart().slice(0, -1), ...EXTRA_WORKER_ARGS, ...workerStart().slice(-1)].join(' ')}`);
   console.log(`worker RSS idle after start ${idleRss} MB; after each of ${MEMORY_RUNS} batches (MB): ${perBatch.join(', ')}; peak ${Math.round(peak)} MB (limit ${TARGET.rssMb})`);
   const sorted = [...itemsPerSecond].sort((a, b) => a - b);
   console.log(`items/s of each of those batches: ${itemsPerSecond.join(', ')}; median ${sorted[Math.floor(sorted.length / 2)]}`);
