@@ -9,6 +9,7 @@ import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
 import { issueBody, SAMPLES, samplePayload } from '../rig/credential-fixtures.ts';
 import { testWorkerEnv } from '../rig/jobs.ts';
+import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack } from './lib.ts';
@@ -43,13 +44,8 @@ const STORAGE_KEY = 'bench-storage-key-0123456789';
 const scratch = mkdtempSync(join(tmpdir(), 'css-batch-bench-'));
 const children: ChildProcess[] = [];
 
-/** The node arguments of `npm run start:worker` (its flags and the program), read from package.json. */
-const workerStart = (): string[] => {
-  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const [command, ...args] = scripts['start:worker']!.split(' ');
-  if (command !== 'node') throw new Error(`start:worker must start with node, not ${command}`);
-  return args;
-};
+/** The node arguments of `npm run start:worker` (its flags and the program). */
+const workerStart = (): string[] => npmStartArgs('consumers/worker.ts');
 
 /** A program of this repository as its own process (inherits stderr, so a crash shows). */
 const program = (args: string[], env: Record<string, string>) => {
