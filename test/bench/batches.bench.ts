@@ -26,7 +26,7 @@ import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack } from './
  * - worker RSS sampled every 250 ms through BENCH_BATCH_MEMORY_RUNS (default 10) consecutive batches.
  * Targets on a 2-core machine: ≥ 150 items/s for one batch, ≥ 300 items/s for four, RSS < 256 MB.
  * The worker starts as `npm run start:worker` starts it (package.json, with its node flags), so the
- * figures are those of the deployed program; the VC and storage services start under tsx.
+ * figures are those of the deployed program; the VC and storage services start as their npm scripts do.
  * BENCH_BATCH_ITEMS (default 500) shortens a run; BENCH_BATCH_MEMORY_ONLY=true runs only the memory
  * row (with its items/s); BENCH_WORKER_NODE_ARGS adds node flags to the worker's (a flag given again wins: to try one out);
  * BENCH_PROFILE=<dir> writes the worker's `--cpu-prof` profiles there (read them with
@@ -44,8 +44,11 @@ const STORAGE_KEY = 'bench-storage-key-0123456789';
 const scratch = mkdtempSync(join(tmpdir(), 'css-batch-bench-'));
 const children: ChildProcess[] = [];
 
-/** The node arguments of `npm run start:worker` (its flags and the program). */
-const workerStart = (): string[] => npmStartArgs('consumers/worker.ts');
+/** The node arguments of `npm run start:worker` with BENCH_WORKER_NODE_ARGS after its own flags (so a flag given twice is the one tried). */
+const workerArgs = (): string[] => {
+  const start = npmStartArgs('consumers/worker.ts');
+  return [...start.slice(0, -1), ...EXTRA_WORKER_ARGS, ...start.slice(-1)];
+};
 
 /** A program of this repository as its own process (inherits stderr, so a crash shows). */
 const program = (args: string[], env: Record<string, string>) => {
@@ -82,10 +85,10 @@ await admin.unsafe(`create database "${vcDatabase}"`);
 
 const vcPort = await freePort();
 const vcUrl = `http://127.0.0.1:${vcPort}`;
-program(['--import', 'tsx', 'vc-service/server.ts'], { API_KEY: VC_KEY, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: server.urlFor(vcDatabase), PORT: String(vcPort), HOST: '127.0.0.1', PUBLIC_URL: vcUrl, LOG_LEVEL: 'error' });
+program(npmStartArgs('vc-service/server.ts'), { API_KEY: VC_KEY, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: server.urlFor(vcDatabase), PORT: String(vcPort), HOST: '127.0.0.1', PUBLIC_URL: vcUrl, LOG_LEVEL: 'error' });
 const storagePort = await freePort();
 const storageUrl = `http://127.0.0.1:${storagePort}`;
-program(['--import', 'tsx', 'storage-service/server.ts'], {
+program(npmStartArgs('storage-service/server.ts'), {
   API_KEY: STORAGE_KEY,
   PORT: String(storagePort),
   HOST: '127.0.0.1',
@@ -123,9 +126,7 @@ let workerRun = 0;
 const startWorker = async (concurrency: number) => {
   workerRun += 1;
   const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=worker-${workerRun}-c${concurrency}.cpuprofile`] : [];
-  const start = workerStart();
-  // The extra flags come after start:worker's own, so that one given twice is the one tried.
-  const worker = program([...start.slice(0, -1), ...EXTRA_WORKER_ARGS, ...nodeArgs, ...start.slice(-1)], {
+  const worker = program([...nodeArgs, ...workerArgs()], {
     ...testWorkerEnv(stack.databaseUrl, { ...systemEnv, BATCH_JOB_CONCURRENCY: String(concurrency), WORKER_JOB_TIMEOUT_SECONDS: '300', LOG_LEVEL: 'info' }),
   });
   await waitFor('the worker', () => worker.stdout().includes('Worker started') || worker.child.exitCode !== null);
@@ -192,7 +193,7 @@ const memoryRuns = async () => {
   }
   clearInterval(sampler);
   await worker.stop();
-  console.log(`worker start: node ${[...workerStart().slice(0, -1), ...EXTRA_WORKER_ARGS, ...workerStart().slice(-1)].join(' ')}`);
+  console.log(`worker start: node ${workerArgs().join(' ')}`);
   console.log(`worker RSS idle after start ${idleRss} MB; after each of ${MEMORY_RUNS} batches (MB): ${perBatch.join(', ')}; peak ${Math.round(peak)} MB (limit ${TARGET.rssMb})`);
   const sorted = [...itemsPerSecond].sort((a, b) => a - b);
   console.log(`items/s of each of those batches: ${itemsPerSecond.join(', ')}; median ${sorted[Math.floor(sorted.length / 2)]}`);
