@@ -2,7 +2,8 @@
 #
 # One image for every process of the Credential Support Service:
 #   web API (default):   node --import tsx functions/server.ts        (port 3003, GET /api/health)
-#   worker:              node --import tsx consumers/worker.ts        (no port; heartbeat file)
+#   worker:              node --max-semi-space-size=8 --max-old-space-size=256 --import tsx consumers/worker.ts
+#                        (no port; heartbeat file; the heap flags are npm run start:worker's, see package.json)
 #   storage service:     node --import tsx storage-service/server.ts  (port 3334)
 # TypeScript runs through tsx at run time, so there is no compile step: the image holds the sources
 # and the production dependencies (tsx and its esbuild are production dependencies).

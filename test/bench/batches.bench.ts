@@ -9,6 +9,7 @@ import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
 import { issueBody, SAMPLES, samplePayload } from '../rig/credential-fixtures.ts';
 import { testWorkerEnv } from '../rig/jobs.ts';
+import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack } from './lib.ts';
@@ -24,12 +25,18 @@ import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack } from './
  * - four batches at once on one worker (BATCH_JOB_CONCURRENCY=4);
  * - worker RSS sampled every 250 ms through BENCH_BATCH_MEMORY_RUNS (default 10) consecutive batches.
  * Targets on a 2-core machine: ≥ 150 items/s for one batch, ≥ 300 items/s for four, RSS < 256 MB.
- * BENCH_BATCH_ITEMS (default 500) shortens a run; BENCH_PROFILE=<dir> writes the worker's
- * `--cpu-prof` profiles there (read them with test/bench/profile-summary.ts).
+ * The worker starts as `npm run start:worker` starts it (package.json, with its node flags), so the
+ * figures are those of the deployed program; the VC and storage services start as their npm scripts do.
+ * BENCH_BATCH_ITEMS (default 500) shortens a run; BENCH_BATCH_MEMORY_ONLY=true runs only the memory
+ * row (with its items/s); BENCH_WORKER_NODE_ARGS adds node flags to the worker's (a flag given again wins: to try one out);
+ * BENCH_PROFILE=<dir> writes the worker's `--cpu-prof` profiles there (read them with
+ * test/bench/profile-summary.ts).
  */
 const ITEMS = Number(process.env.BENCH_BATCH_ITEMS ?? 500);
 const MEMORY_RUNS = Number(process.env.BENCH_BATCH_MEMORY_RUNS ?? 10);
+const MEMORY_ONLY = process.env.BENCH_BATCH_MEMORY_ONLY === 'true';
 const PROFILE_DIR = process.env.BENCH_PROFILE;
+const EXTRA_WORKER_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGET = { one: 150, four: 300, rssMb: 256 };
 const VC_KEY = 'bench-vc-key-0123456789';
 const STORAGE_KEY = 'bench-storage-key-0123456789';
@@ -37,9 +44,15 @@ const STORAGE_KEY = 'bench-storage-key-0123456789';
 const scratch = mkdtempSync(join(tmpdir(), 'css-batch-bench-'));
 const children: ChildProcess[] = [];
 
+/** The node arguments of `npm run start:worker` with BENCH_WORKER_NODE_ARGS after its own flags (so a flag given twice is the one tried). */
+const workerArgs = (): string[] => {
+  const start = npmStartArgs('consumers/worker.ts');
+  return [...start.slice(0, -1), ...EXTRA_WORKER_ARGS, ...start.slice(-1)];
+};
+
 /** A program of this repository as its own process (inherits stderr, so a crash shows). */
-const program = (script: string, env: Record<string, string>, nodeArgs: string[] = []) => {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+const program = (args: string[], env: Record<string, string>) => {
+  const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -72,10 +85,10 @@ await admin.unsafe(`create database "${vcDatabase}"`);
 
 const vcPort = await freePort();
 const vcUrl = `http://127.0.0.1:${vcPort}`;
-program('vc-service/server.ts', { API_KEY: VC_KEY, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: server.urlFor(vcDatabase), PORT: String(vcPort), HOST: '127.0.0.1', PUBLIC_URL: vcUrl, LOG_LEVEL: 'error' });
+program(npmStartArgs('vc-service/server.ts'), { API_KEY: VC_KEY, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: server.urlFor(vcDatabase), PORT: String(vcPort), HOST: '127.0.0.1', PUBLIC_URL: vcUrl, LOG_LEVEL: 'error' });
 const storagePort = await freePort();
 const storageUrl = `http://127.0.0.1:${storagePort}`;
-program('storage-service/server.ts', {
+program(npmStartArgs('storage-service/server.ts'), {
   API_KEY: STORAGE_KEY,
   PORT: String(storagePort),
   HOST: '127.0.0.1',
@@ -113,11 +126,9 @@ let workerRun = 0;
 const startWorker = async (concurrency: number) => {
   workerRun += 1;
   const nodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=worker-${workerRun}-c${concurrency}.cpuprofile`] : [];
-  const worker = program(
-    'consumers/worker.ts',
-    { ...testWorkerEnv(stack.databaseUrl, { ...systemEnv, BATCH_JOB_CONCURRENCY: String(concurrency), WORKER_JOB_TIMEOUT_SECONDS: '300', LOG_LEVEL: 'info' }) },
-    nodeArgs,
-  );
+  const worker = program([...nodeArgs, ...workerArgs()], {
+    ...testWorkerEnv(stack.databaseUrl, { ...systemEnv, BATCH_JOB_CONCURRENCY: String(concurrency), WORKER_JOB_TIMEOUT_SECONDS: '300', LOG_LEVEL: 'info' }),
+  });
   await waitFor('the worker', () => worker.stdout().includes('Worker started') || worker.child.exitCode !== null);
   if (worker.child.exitCode !== null) throw new Error('the worker did not start');
   return {
@@ -165,43 +176,56 @@ const runBatches = async (count: number, concurrency: number) => {
   return throughput(ids);
 };
 
-try {
-  const one = await runBatches(1, 1);
-  const single = await measure('POST /credentials (0.7.0 DPP, encrypted)', {
-    url: `${stack.api.url}/api/v1/credentials`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(dpp()),
-  });
-  const four = await runBatches(4, 4);
-
+/** Ten (BENCH_BATCH_MEMORY_RUNS) batches one after another on one worker: its RSS and each batch's items/s. */
+const memoryRuns = async () => {
   const worker = await startWorker(1);
   const idleRss = Math.round(worker.rssMb());
-  let peak = 0;
+  let peak = idleRss;
   const sampler = setInterval(() => (peak = Math.max(peak, worker.rssMb())), 250);
   const perBatch: number[] = [];
+  const itemsPerSecond: number[] = [];
   for (let i = 0; i < MEMORY_RUNS; i++) {
     const id = await submitBatch();
     await waitFor('a batch', () => settled([id]), 600_000);
     perBatch.push(Math.round(worker.rssMb()));
     peak = Math.max(peak, perBatch.at(-1)!);
+    itemsPerSecond.push(Math.round(await throughput([id])));
   }
   clearInterval(sampler);
   await worker.stop();
-
-  console.log(`\nBatch issuance, ${ITEMS}-item batches of 0.7.0 DPPs, encrypted, worker, VC and storage services as their own processes`);
-  console.table([
-    { run: `one batch, BATCH_JOB_CONCURRENCY=1`, 'items/s': Math.round(one), target: TARGET.one },
-    { run: `single issuance POST /credentials, ${CONNECTIONS} connections`, 'items/s': single.requestsPerSecond, target: '' },
-    { run: `four batches, BATCH_JOB_CONCURRENCY=4`, 'items/s': Math.round(four), target: TARGET.four },
-  ]);
+  console.log(`worker start: node ${workerArgs().join(' ')}`);
   console.log(`worker RSS idle after start ${idleRss} MB; after each of ${MEMORY_RUNS} batches (MB): ${perBatch.join(', ')}; peak ${Math.round(peak)} MB (limit ${TARGET.rssMb})`);
-  recordRatio({ measured: 'one batch, items/s', reference: 'POST /credentials at 10 connections', ratio: one / single.requestsPerSecond, low: one / single.requestsPerSecond, high: one / single.requestsPerSecond, rounds: 1, detail: `${Math.round(one)} vs ${single.requestsPerSecond} /s (target ${TARGET.one}/s)` });
-  recordRatio({ measured: 'four batches, items/s', reference: 'POST /credentials at 10 connections', ratio: four / single.requestsPerSecond, low: four / single.requestsPerSecond, high: four / single.requestsPerSecond, rounds: 1, detail: `${Math.round(four)} vs ${single.requestsPerSecond} /s (target ${TARGET.four}/s)` });
-  for (const [what, value, target] of [['one batch', one, TARGET.one], ['four batches', four, TARGET.four]] as const) {
-    console.log(`${what}: ${Math.round(value)} items/s, target ${target}: ${value >= target ? 'met' : 'NOT met'}`);
-  }
+  const sorted = [...itemsPerSecond].sort((a, b) => a - b);
+  console.log(`items/s of each of those batches: ${itemsPerSecond.join(', ')}; median ${sorted[Math.floor(sorted.length / 2)]}`);
   console.log(`worker RSS peak ${Math.round(peak)} MB, limit ${TARGET.rssMb}: ${peak < TARGET.rssMb ? 'met' : 'NOT met'}`);
+};
+
+try {
+  if (MEMORY_ONLY) {
+    await memoryRuns();
+  } else {
+    const one = await runBatches(1, 1);
+    const single = await measure('POST /credentials (0.7.0 DPP, encrypted)', {
+      url: `${stack.api.url}/api/v1/credentials`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(dpp()),
+    });
+    const four = await runBatches(4, 4);
+
+    console.log(`\nBatch issuance, ${ITEMS}-item batches of 0.7.0 DPPs, encrypted, worker, VC and storage services as their own processes`);
+    console.table([
+      { run: `one batch, BATCH_JOB_CONCURRENCY=1`, 'items/s': Math.round(one), target: TARGET.one },
+      { run: `single issuance POST /credentials, ${CONNECTIONS} connections`, 'items/s': single.requestsPerSecond, target: '' },
+      { run: `four batches, BATCH_JOB_CONCURRENCY=4`, 'items/s': Math.round(four), target: TARGET.four },
+    ]);
+    recordRatio({ measured: 'one batch, items/s', reference: 'POST /credentials at 10 connections', ratio: one / single.requestsPerSecond, low: one / single.requestsPerSecond, high: one / single.requestsPerSecond, rounds: 1, detail: `${Math.round(one)} vs ${single.requestsPerSecond} /s (target ${TARGET.one}/s)` });
+    recordRatio({ measured: 'four batches, items/s', reference: 'POST /credentials at 10 connections', ratio: four / single.requestsPerSecond, low: four / single.requestsPerSecond, high: four / single.requestsPerSecond, rounds: 1, detail: `${Math.round(four)} vs ${single.requestsPerSecond} /s (target ${TARGET.four}/s)` });
+    for (const [what, value, target] of [['one batch', one, TARGET.one], ['four batches', four, TARGET.four]] as const) {
+      console.log(`${what}: ${Math.round(value)} items/s, target ${target}: ${value >= target ? 'met' : 'NOT met'}`);
+    }
+    await memoryRuns();
+  }
 } finally {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { npmStartArgs } from './npm-start.ts';
 
 export interface Program {
   child: ChildProcess;
@@ -11,10 +12,10 @@ export interface Program {
 /**
  * One of the project's entry scripts (`functions/server.ts`, `consumers/worker.ts`,
  * `storage-service/server.ts`) as its own process, with only `env` (plus PATH and HOME) as its
- * environment, as an operator would start it.
+ * environment, as an operator would start it: with the node flags of its npm start script.
  */
 export const runProgram = (script: string, env: Record<string, string>): Program => {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, npmStartArgs(script), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
