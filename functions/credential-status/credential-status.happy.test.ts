@@ -141,7 +141,14 @@ describe('the API document', () => {
     const put = doc.paths['/api/v1/credentials/{id}/status/{purpose}'].put;
     expect(doc.paths['/api/v1/credentials/{id}/status'].get).toBeDefined();
     expect(doc.paths['/api/v1/credentials/{id}/status/{purpose}/reconcile'].post).toBeDefined();
-    expect(put.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'if-version', in: 'header' })]));
+    const reconcilePost = doc.paths['/api/v1/credentials/{id}/status/{purpose}/reconcile'].post;
+    for (const route of [put, reconcilePost]) {
+      expect(route.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'If-Version', in: 'header' })]));
+      expect(route.responses['400'].description).toContain('INVALID_IF_VERSION');
+      expect(route.responses['409'].description).toContain('VERSION_CONFLICT');
+    }
+    expect(reconcilePost.responses['409'].description).toContain('STATUS_PROVIDER_CHANGED');
+    expect(reconcilePost.responses['409'].description).not.toContain('STATUS_IRREVERSIBLE');
     expect(put.responses['409'].description).toContain('STATUS_IRREVERSIBLE');
     expect(put.responses['503'].description).toContain('STATUS_MUTATION_DISABLED');
   });

@@ -18,13 +18,6 @@ export const FreshQuery = z.object({
   fresh: booleanFilter().openapi({ description: '`true` also reads every entry from the VC service (`observed`, `failures`)' }),
 });
 
-export const IfVersionHeader = z.object({
-  'if-version': z
-    .string()
-    .optional()
-    .openapi({ param: { name: 'if-version', in: 'header' }, description: 'The entry version you read (1..2147483647); required', example: '1' }),
-});
-
 export const SetStatusBody = z.object({ value: bool().openapi({ description: 'The bit to set: true revokes or suspends' }) }).openapi('SetCredentialStatus');
 
 export const ReconcileBody = z
@@ -88,6 +81,22 @@ export const statusErrorResponses = (codes: (StatusErrorCode | [number, string])
 export const COMMON_ERRORS: [number, string][] = [
   [400, 'VALIDATION_FAILED'],
   [404, 'NOT_FOUND'],
+];
+
+/** Codes both entry writes (PUT …/{purpose} and POST …/reconcile) can answer; each route adds its own. */
+export const ENTRY_WRITE_ERRORS: (StatusErrorCode | [number, string])[] = [
+  ...COMMON_ERRORS,
+  [400, 'INVALID_IF_VERSION'],
+  'STATUS_PURPOSE_UNSUPPORTED',
+  'EXTERNAL_CREDENTIAL_STATUS_NOT_MANAGEABLE',
+  'STATUS_ENTRY_NOT_FOUND',
+  'VERSION_CONFLICT',
+  'STATUS_OPERATION_IN_PROGRESS',
+  'STATUS_METADATA_UNAVAILABLE',
+  'STATUS_ENTRY_UNSUPPORTED',
+  'VC_REJECTED',
+  'VC_SERVICE_UNAVAILABLE',
+  'VC_STATUS_RESPONSE_INVALID',
 ];
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);

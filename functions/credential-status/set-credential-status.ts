@@ -2,9 +2,10 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { changeStatus } from '../../core/credential-status/change-status.ts';
 import { parseIfVersion } from '../../core/validation/if-version.ts';
 import type { AppEnv } from '../platform/env.ts';
+import { ifVersionHeader } from '../platform/if-version.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
-import { COMMON_ERRORS, IfVersionHeader, PurposeParams, SetStatusBody, StatusChangeSchema, statusErrorResponses, toChangeResponse } from './schemas.ts';
+import { ENTRY_WRITE_ERRORS, PurposeParams, SetStatusBody, StatusChangeSchema, statusErrorResponses, toChangeResponse } from './schemas.ts';
 import { statusDeps } from './status-deps.ts';
 
 export const setCredentialStatusRoute = createRoute({
@@ -18,26 +19,15 @@ export const setCredentialStatusRoute = createRoute({
     'POST …/reconcile reads the provider. Disabled (503) unless CREDENTIAL_STATUS_MUTATION_ENABLED=true. ' +
     'A VC instance config that cannot be decrypted is 500 RECORD_UNREADABLE.',
   security: guarded,
-  request: { params: PurposeParams, headers: IfVersionHeader, body: jsonBody(SetStatusBody) },
+  request: { params: PurposeParams, headers: ifVersionHeader, body: jsonBody(SetStatusBody) },
   responses: {
     200: jsonResponse(StatusChangeSchema, 'The entry as observed after the change'),
     ...pick(401, 413, 500),
     ...statusErrorResponses([
-      ...COMMON_ERRORS,
-      [400, 'INVALID_IF_VERSION'],
-      'STATUS_PURPOSE_UNSUPPORTED',
-      'EXTERNAL_CREDENTIAL_STATUS_NOT_MANAGEABLE',
-      'STATUS_ENTRY_NOT_FOUND',
+      ...ENTRY_WRITE_ERRORS,
       'STATUS_IRREVERSIBLE',
-      'VERSION_CONFLICT',
-      'STATUS_OPERATION_IN_PROGRESS',
       'STATUS_RECOVERY_REQUIRED',
-      'STATUS_METADATA_UNAVAILABLE',
       'STATUS_OUTCOME_MISMATCH',
-      'STATUS_ENTRY_UNSUPPORTED',
-      'VC_REJECTED',
-      'VC_SERVICE_UNAVAILABLE',
-      'VC_STATUS_RESPONSE_INVALID',
       'STATUS_MUTATION_DISABLED',
       'STATUS_LIST_BUSY',
       'STATUS_COORDINATION_UNAVAILABLE',
