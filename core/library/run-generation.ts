@@ -71,10 +71,10 @@ const checkSourceFreshness = async (deps: DomainDeps, view: RecordView, generati
   }
 };
 
-/** Writes a generation's outcome, only while it is still pending (a sweep may have settled it first). */
 /** What a generation needs besides the domain deps: the process's compiled schemas (`payloadChecksFor`). */
 export type GenerationDeps = DomainDeps & { payloadChecks: PayloadChecks };
 
+/** Writes a generation's outcome, only while it is still pending (a sweep may have settled it first). */
 export const settleRun = async (
   tx: Queryable,
   runId: string,
