@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialStatusEntries, credentials, serviceInstances } from '../../db/schema/index.ts';
-import { startVcService, type VcService } from '../../vc-service/test/vc-harness.ts';
+import type { VcService } from '../../vc-service/test/vc-harness.ts';
 import { vcAdapterOf } from '../../test/rig/did-fixtures.ts';
-import { entryRow, providerBit, recordCredential, statusProviderFixture } from '../../test/rig/status-fixtures.ts';
+import { entryRow, providerBit, recordCredential, startStatusRig, statusProviderFixture } from '../../test/rig/status-fixtures.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 
 let t: TestApp;
@@ -13,11 +13,7 @@ let tenantId: string;
 let provider: Awaited<ReturnType<typeof statusProviderFixture>>;
 
 beforeAll(async () => {
-  [t, vc] = await Promise.all([startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true', CREDENTIAL_STATUS_MUTATION_ENABLED: 'true' } }), startVcService()]);
-  token = await t.token('tenantA');
-  await t.call('GET', '/api/v1/services', { token });
-  tenantId = await t.tenantOf('tenantA');
-  provider = await statusProviderFixture(t, tenantId, vc, 'status-errors.example.com');
+  ({ t, vc, token, tenantId, provider } = await startStatusRig('status-errors.example.com'));
 });
 afterAll(async () => {
   await t.close();

@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startVcService, type VcService } from '../../vc-service/test/vc-harness.ts';
+import type { VcService } from '../../vc-service/test/vc-harness.ts';
 import { vcAdapterOf } from '../../test/rig/did-fixtures.ts';
-import { entryRow, providerBit, recordCredential, statusProviderFixture } from '../../test/rig/status-fixtures.ts';
-import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+import { entryRow, providerBit, recordCredential, startStatusRig } from '../../test/rig/status-fixtures.ts';
+import type { TestApp } from '../../test/rig/test-app.ts';
 
 let t: TestApp;
 let vc: VcService;
 let token: string;
 let tenantId: string;
-let provider: Awaited<ReturnType<typeof statusProviderFixture>>;
+let provider: Awaited<ReturnType<typeof startStatusRig>>['provider'];
 
 beforeAll(async () => {
-  [t, vc] = await Promise.all([startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true', CREDENTIAL_STATUS_MUTATION_ENABLED: 'true' } }), startVcService()]);
-  token = await t.token('tenantA');
-  await t.call('GET', '/api/v1/services', { token });
-  tenantId = await t.tenantOf('tenantA');
-  provider = await statusProviderFixture(t, tenantId, vc, 'status-happy.example.com');
+  ({ t, vc, token, tenantId, provider } = await startStatusRig('status-happy.example.com'));
 });
 afterAll(async () => {
   await t.close();

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { credentialStatusEntries, credentials, libraryRecords } from '../../db/schema/index.ts';
-import type { VcService } from '../../vc-service/test/vc-harness.ts';
+import { startVcService, type VcService } from '../../vc-service/test/vc-harness.ts';
 import { insertVcInstance, vcAdapterOf } from './did-fixtures.ts';
-import type { TestApp } from './test-app.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
 
 /**
  * A tenant's own VC instance on the real VC service, with an issuer DID held there: what the status
@@ -12,6 +12,19 @@ export const statusProviderFixture = async (t: TestApp, tenantId: string, vc: Vc
   const instance = await insertVcInstance(t.db, t.services.secretBox, tenantId, vc);
   const { did } = await vcAdapterOf(vc).createDid(alias);
   return { instance, did };
+};
+
+/**
+ * The app (status mutation on) and the real VC service, tenantA's token and id, and tenantA's provider
+ * under `alias`: the setup the status route suites share. Close `t` and stop `vc` after.
+ */
+export const startStatusRig = async (alias: string) => {
+  const [t, vc] = await Promise.all([startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true', CREDENTIAL_STATUS_MUTATION_ENABLED: 'true' } }), startVcService()]);
+  const token = await t.token('tenantA');
+  await t.call('GET', '/api/v1/services', { token });
+  const tenantId = await t.tenantOf('tenantA');
+  const provider = await statusProviderFixture(t, tenantId, vc, alias);
+  return { t, vc, token, tenantId, provider };
 };
 
 /**
