@@ -180,7 +180,7 @@ const storeAndRecord = async (
       return recordId;
     });
   } catch (error) {
-    await deleteCopyBestEffort(deps, { storageServiceInstanceId: storage.id, storageExternalId, storageUri: stored.uri });
+    await deleteCopyBestEffort(deps, { storageServiceInstanceId: storage.id, storageExternalId, storageUri: stored.uri }, storage.adapter);
     if (isUniqueViolation(error)) {
       const [winner] = await deps.db
         .select({ id: externalCredentials.id })
