@@ -22,17 +22,15 @@ export const assertManagedPurpose = (purpose: string): ManagedPurpose => {
  * same 404; a record the tenant holds from elsewhere (EXTERNAL) is a 403: its issuer manages its status.
  */
 export const findManagedCredential = async (db: Queryable, tenantId: string, id: string) => {
-  const [record] = await db
-    .select({ origin: libraryRecords.origin })
+  const [row] = await db
+    .select({ origin: libraryRecords.origin, credential: credentials })
     .from(libraryRecords)
+    .leftJoin(credentials, eq(credentials.id, libraryRecords.id))
     .where(and(eq(libraryRecords.id, id), eq(libraryRecords.tenantId, tenantId)));
-  if (!record) throw notFound('Credential');
-  if (record.origin === 'EXTERNAL') throw statusError('EXTERNAL_CREDENTIAL_STATUS_NOT_MANAGEABLE');
-  const [credential] = await db
-    .select()
-    .from(credentials)
-    .where(and(eq(credentials.id, id), eq(credentials.tenantId, tenantId)));
-  if (!credential) throw notFound('Credential');
+  if (!row) throw notFound('Credential');
+  if (row.origin === 'EXTERNAL') throw statusError('EXTERNAL_CREDENTIAL_STATUS_NOT_MANAGEABLE');
+  const credential = row.credential;
+  if (!credential || credential.tenantId !== tenantId) throw notFound('Credential');
   const entries = await db
     .select()
     .from(credentialStatusEntries)
