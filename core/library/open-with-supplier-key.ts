@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { externalCredentials, libraryRecords } from '../../db/schema/index.ts';
 import { adapterFailure } from '../adapters/adapter-failure.ts';
 import { ApiError, badRequest } from '../errors.ts';
@@ -21,7 +21,7 @@ const copyUnreadable = (why: string) => new ApiError(502, `The stored copy could
  * kept. The ciphertext comes from our own copy (what was registered, not what the source says today);
  * the plaintext becomes the new durable copy, and one transaction swaps the copy, the details and the
  * content digest and requests the next generation. The old copy is then removed, best effort; if the
- * transaction fails, the new one is.
+ * transaction fails, or a concurrent recovery opened the copy first, the new one is.
  */
 export const openWithSupplierKey = async (deps: LibraryDeps, tenantId: string, view: RecordView, supplierKey: string): Promise<void> => {
   const external = view.external;
@@ -52,9 +52,10 @@ export const openWithSupplierKey = async (deps: LibraryDeps, tenantId: string, v
     throw adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'keep a copy of the credential' });
   }
   const newCopy = { storageServiceInstanceId: storage.id, storageExternalId, storageUri: stored.uri };
+  let swapped = false;
   try {
-    await deps.db.transaction(async (tx) => {
-      await tx
+    swapped = await deps.db.transaction(async (tx) => {
+      const [won] = await tx
         .update(externalCredentials)
         .set({
           ...newCopy,
@@ -65,16 +66,22 @@ export const openWithSupplierKey = async (deps: LibraryDeps, tenantId: string, v
           storageDigestMultibase: stored.digestMultibase,
           wrappedCopyKey: await deps.box.encrypt(stored.decryptionKey!),
         })
-        .where(eq(externalCredentials.id, external.id));
+        // Only while the copy is still the ciphertext: a concurrent recovery that opened it first wins.
+        .where(and(eq(externalCredentials.id, external.id), eq(externalCredentials.unopened, true)))
+        .returning({ id: externalCredentials.id });
+      if (!won) return false;
       await tx
         .update(libraryRecords)
         .set(describedBy(opened, external.declaredCredentialType, external.displayName))
         .where(eq(libraryRecords.id, external.id));
       await requestVerification(tx, deps.jobs, { tenantId, recordId: external.id, origin: 'EXTERNAL' });
+      return true;
     });
   } catch (error) {
-    await deleteCopyBestEffort(deps, newCopy);
+    await deleteCopyBestEffort(deps, newCopy, storage.adapter);
     throw error;
   }
+  // Lost to a concurrent recovery: its copy and generation stand, ours is removed (never left unrecorded).
+  if (!swapped) return deleteCopyBestEffort(deps, newCopy, storage.adapter);
   await deleteCopyBestEffort(deps, external);
 };

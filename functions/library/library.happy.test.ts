@@ -192,6 +192,23 @@ describe('concurrent requests', () => {
     expect(await copies()).toBe(before + 1);
   });
 
+  it('the same key-bearing recovery sent at once: one copy swapped in, the others removed (no orphan in storage)', async () => {
+    const source = await rig.issue();
+    const copies = async () => (await readdir(join(rig.storage.settings.localDirectory, 'files'))).length;
+    const created = (await rig.register({ sourceUrl: source.storageUri, annotations: annotations() })).body;
+    const before = await copies();
+    const path = `${LIBRARY}/${created.id}/verify`;
+    const body = { sourceEncryption: { decryptionKey: source.decryptionKey } };
+    const answers = await Promise.all(Array.from({ length: 3 }, () => rig.t.call('POST', path, { token: rig.token, body })));
+    for (const a of answers) expect([202, 400], a.text).toContain(a.status);
+    expect(answers.filter((a) => a.status === 202).length).toBeGreaterThan(0);
+    const [row] = await rig.t.db.select().from(externalCredentials).where(eq(externalCredentials.id, created.id));
+    expect(row!.unopened).toBe(false);
+    // The registration's ciphertext copy was replaced by exactly one opened copy.
+    expect(await copies()).toBe(before);
+    await rig.verifyPending(created.id);
+  });
+
   it('re-verification asked for at once makes one generation', async () => {
     const answers = await Promise.all(Array.from({ length: 4 }, () => rig.t.call('POST', `${LIBRARY}/${plain.id}/verify`, { token: rig.token })));
     expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202]);
