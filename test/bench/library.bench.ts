@@ -11,9 +11,9 @@ import { requestVerification } from '../../core/library/request-verification.ts'
 import { runGeneration } from '../../core/library/run-generation.ts';
 import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import { serviceInstances, verificationRuns } from '../../db/schema/index.ts';
-import { API_KEY as STORAGE_API_KEY, startStorage } from '../../storage-service/test/storage-harness.ts';
+import { startStorage } from '../../storage-service/test/storage-harness.ts';
 import { startVcService } from '../../vc-service/test/vc-harness.ts';
-import { issueBody, SAMPLES, samplePayload, storageConfig } from '../rig/credential-fixtures.ts';
+import { issueBody, SAMPLES, samplePayload, storageConfig, systemServicesEnv } from '../rig/credential-fixtures.ts';
 import { testWorkerDeps, testWorkerEnv } from '../rig/jobs.ts';
 import { callJson, listen, measure, pairedRounds, recordRatio, ROUNDS, startBenchStack } from './lib.ts';
 
@@ -109,7 +109,7 @@ try {
   const pendingCount = async () =>
     (await stack.db.select({ n: sql<number>`count(*)::int` }).from(verificationRuns).where(sql`${verificationRuns.state} = 'PENDING' and ${verificationRuns.recordId} not like 'bench%'`))[0]!.n;
 
-  const workerEnv = testWorkerEnv(stack.databaseUrl, { SYSTEM_VC_BASE_URL: vc.url, SYSTEM_VC_API_KEY: vc.apiKey, SYSTEM_STORAGE_BASE_URL: storage.url, SYSTEM_STORAGE_API_KEY: STORAGE_API_KEY, SYSTEM_STORAGE_PUBLIC_BUCKET: 'documents', SYSTEM_STORAGE_PRIVATE_BUCKET: 'files' });
+  const workerEnv = testWorkerEnv(stack.databaseUrl, systemServicesEnv({ vc, storage }));
   const workerDeps = testWorkerDeps(stack.db, logger);
   const deps = { ...domainDeps(workerDeps), payloadChecks: payloadChecksFor(workerDeps.fetcher, workerDeps.settings.documents) };
   const workerRates: number[] = [];
