@@ -12,7 +12,7 @@ import { testWorkerEnv } from '../rig/jobs.ts';
 import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
-import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack } from './lib.ts';
+import { callJson, CONNECTIONS, measure, median, recordRatio, startBenchStack } from './lib.ts';
 import { STORAGE_API_KEY, VC_API_KEY } from './service-processes.ts';
 
 /**
@@ -194,8 +194,7 @@ const memoryRuns = async () => {
   await worker.stop();
   console.log(`worker start: node ${workerArgs().join(' ')}`);
   console.log(`worker RSS idle after start ${idleRss} MB; after each of ${MEMORY_RUNS} batches (MB): ${perBatch.join(', ')}; peak ${Math.round(peak)} MB (limit ${TARGET.rssMb})`);
-  const sorted = [...itemsPerSecond].sort((a, b) => a - b);
-  console.log(`items/s of each of those batches: ${itemsPerSecond.join(', ')}; median ${sorted[Math.floor(sorted.length / 2)]}`);
+  console.log(`items/s of each of those batches: ${itemsPerSecond.join(', ')}; median ${Math.round(median(itemsPerSecond))}`);
   console.log(`worker RSS peak ${Math.round(peak)} MB, limit ${TARGET.rssMb}: ${peak < TARGET.rssMb ? 'met' : 'NOT met'}`);
 };
 

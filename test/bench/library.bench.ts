@@ -15,7 +15,7 @@ import { startStorage } from '../../storage-service/test/storage-harness.ts';
 import { startVcService } from '../../vc-service/test/vc-harness.ts';
 import { issueBody, SAMPLES, samplePayload, storageConfig, systemServicesEnv } from '../rig/credential-fixtures.ts';
 import { testWorkerDeps, testWorkerEnv } from '../rig/jobs.ts';
-import { callJson, listen, measure, pairedRounds, recordRatio, ROUNDS, startBenchStack } from './lib.ts';
+import { callJson, listen, measure, median, pairedRounds, recordRatio, ROUNDS, startBenchStack } from './lib.ts';
 
 /**
  * The credential library (issue 16 §3).
@@ -132,7 +132,6 @@ try {
     workerRates.push(issued.length / ((performance.now() - start) / 1000));
     await worker.stop();
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(`\nVerification generations of ${ISSUED} credentials issued here (${ROUNDS} rounds)`);
   console.table([
     { run: 'floor: runGeneration in a loop', 'median gen/s': Math.round(median(floorRates)), 'per round': floorRates.map(Math.round).join(' ') },
