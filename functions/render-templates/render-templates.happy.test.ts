@@ -1,41 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
-import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
+import type { StorageHarness } from '../../storage-service/test/storage-harness.ts';
+import { DPP_070, renderTemplateBody, startRenderTemplateRig, type RenderTemplateRig } from '../../test/rig/template-fixtures.ts';
+import type { TestApp } from '../../test/rig/test-app.ts';
 
-const DPP_070 = 'ca3frzta22f7lblxntvw6ukuh';
+let rig: RenderTemplateRig;
 let t: TestApp;
 let storage: StorageHarness;
 let token: string;
 let storageId: string;
 
 beforeAll(async () => {
-  storage = await startStorage('local', { ALLOWED_UPLOAD_TYPES: 'image/png,image/jpeg,image/webp,application/pdf,text/html' });
-  t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
-  token = await t.token('tenantA');
-  const instance = await t.call('POST', '/api/v1/services', {
-    token,
-    body: {
-      serviceType: 'STORAGE',
-      adapterType: 'STORAGE_ADAPTER',
-      name: 'Real storage',
-      isPrimary: true,
-      config: { baseUrl: storage.url, apiKey: API_KEY, publicBucket: 'documents', privateBucket: 'files' },
-    },
-  });
-  storageId = instance.body.id;
+  rig = await startRenderTemplateRig();
+  ({ t, storage, token, storageId } = rig);
 });
-afterAll(async () => {
-  await t.close();
-  await storage.close();
-});
+afterAll(() => rig.close());
 
-const body = (overrides: Record<string, unknown> = {}) => ({
-  name: 'Passport card',
-  dataModelId: DPP_070,
-  renderMethodType: 'RenderTemplate2024',
-  template: '<style>h1{color:#234}</style><h1>{{credentialSubject.name}}</h1><script>alert(1)</script><img src="x" onerror="alert(1)">',
-  ...overrides,
-});
+const body = renderTemplateBody;
 const create = (b: unknown, tok = token) => t.call('POST', '/api/v1/render-templates', { token: tok, body: b });
 const stored = async (url: string) => {
   const res = await fetch(url);

@@ -12,7 +12,8 @@ import { testWorkerEnv } from '../rig/jobs.ts';
 import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
-import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack } from './lib.ts';
+import { callJson, CONNECTIONS, measure, median, recordRatio, startBenchStack } from './lib.ts';
+import { STORAGE_API_KEY, VC_API_KEY } from './service-processes.ts';
 
 /**
  * `npm run bench batches` (issue 15 §5): 500-item batches of 0.7.0 DPPs issued by the worker program
@@ -38,8 +39,6 @@ const MEMORY_ONLY = process.env.BENCH_BATCH_MEMORY_ONLY === 'true';
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 const EXTRA_WORKER_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGET = { one: 150, four: 300, rssMb: 256 };
-const VC_KEY = 'bench-vc-key-0123456789';
-const STORAGE_KEY = 'bench-storage-key-0123456789';
 
 const scratch = mkdtempSync(join(tmpdir(), 'css-batch-bench-'));
 const children: ChildProcess[] = [];
@@ -85,11 +84,11 @@ await admin.unsafe(`create database "${vcDatabase}"`);
 
 const vcPort = await freePort();
 const vcUrl = `http://127.0.0.1:${vcPort}`;
-program(npmStartArgs('vc-service/server.ts'), { API_KEY: VC_KEY, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: server.urlFor(vcDatabase), PORT: String(vcPort), HOST: '127.0.0.1', PUBLIC_URL: vcUrl, LOG_LEVEL: 'error' });
+program(npmStartArgs('vc-service/server.ts'), { API_KEY: VC_API_KEY, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), DATABASE_URL: server.urlFor(vcDatabase), PORT: String(vcPort), HOST: '127.0.0.1', PUBLIC_URL: vcUrl, LOG_LEVEL: 'error' });
 const storagePort = await freePort();
 const storageUrl = `http://127.0.0.1:${storagePort}`;
 program(npmStartArgs('storage-service/server.ts'), {
-  API_KEY: STORAGE_KEY,
+  API_KEY: STORAGE_API_KEY,
   PORT: String(storagePort),
   HOST: '127.0.0.1',
   PUBLIC_URL: storageUrl,
@@ -104,9 +103,9 @@ await waitFor('the storage service', healthy(`${storageUrl}/health-check`));
 
 const systemEnv = {
   SYSTEM_VC_BASE_URL: vcUrl,
-  SYSTEM_VC_API_KEY: VC_KEY,
+  SYSTEM_VC_API_KEY: VC_API_KEY,
   SYSTEM_STORAGE_BASE_URL: storageUrl,
-  SYSTEM_STORAGE_API_KEY: STORAGE_KEY,
+  SYSTEM_STORAGE_API_KEY: STORAGE_API_KEY,
   SYSTEM_STORAGE_PUBLIC_BUCKET: 'documents',
   SYSTEM_STORAGE_PRIVATE_BUCKET: 'files',
 };
@@ -114,8 +113,8 @@ const stack = await startBenchStack({ FETCH_ALLOW_PRIVATE_URLS: 'true', WORKER_J
 const box = new SecretBox(TEST_ENCRYPTION_KEY);
 const point = async (id: string, config: object) =>
   stack.db.update(serviceInstances).set({ configEncrypted: await box.encryptJson(config) }).where(eq(serviceInstances.id, id));
-await point(SYSTEM_SERVICE_IDS.VC, { baseUrl: vcUrl, apiKey: VC_KEY, apiVersion: '1.0.0' });
-await point(SYSTEM_SERVICE_IDS.STORAGE, { baseUrl: storageUrl, apiKey: STORAGE_KEY, apiVersion: '4.0', publicBucket: 'documents', privateBucket: 'files' });
+await point(SYSTEM_SERVICE_IDS.VC, { baseUrl: vcUrl, apiKey: VC_API_KEY, apiVersion: '1.0.0' });
+await point(SYSTEM_SERVICE_IDS.STORAGE, { baseUrl: storageUrl, apiKey: STORAGE_API_KEY, apiVersion: '4.0', publicBucket: 'documents', privateBucket: 'files' });
 
 const token = await stack.token();
 const { did } = await callJson(`${stack.api.url}/api/v1/dids`, { method: 'POST', token, body: { type: 'MANAGED', method: 'DID_WEB', alias: 'batch-bench' }, expect: 201 });
@@ -195,8 +194,7 @@ const memoryRuns = async () => {
   await worker.stop();
   console.log(`worker start: node ${workerArgs().join(' ')}`);
   console.log(`worker RSS idle after start ${idleRss} MB; after each of ${MEMORY_RUNS} batches (MB): ${perBatch.join(', ')}; peak ${Math.round(peak)} MB (limit ${TARGET.rssMb})`);
-  const sorted = [...itemsPerSecond].sort((a, b) => a - b);
-  console.log(`items/s of each of those batches: ${itemsPerSecond.join(', ')}; median ${sorted[Math.floor(sorted.length / 2)]}`);
+  console.log(`items/s of each of those batches: ${itemsPerSecond.join(', ')}; median ${Math.round(median(itemsPerSecond))}`);
   console.log(`worker RSS peak ${Math.round(peak)} MB, limit ${TARGET.rssMb}: ${peak < TARGET.rssMb ? 'met' : 'NOT met'}`);
 };
 
@@ -219,8 +217,8 @@ try {
       { run: `single issuance POST /credentials, ${CONNECTIONS} connections`, 'items/s': single.requestsPerSecond, target: '' },
       { run: `four batches, BATCH_JOB_CONCURRENCY=4`, 'items/s': Math.round(four), target: TARGET.four },
     ]);
-    recordRatio({ measured: 'one batch, items/s', reference: 'POST /credentials at 10 connections', ratio: one / single.requestsPerSecond, low: one / single.requestsPerSecond, high: one / single.requestsPerSecond, rounds: 1, detail: `${Math.round(one)} vs ${single.requestsPerSecond} /s (target ${TARGET.one}/s)` });
-    recordRatio({ measured: 'four batches, items/s', reference: 'POST /credentials at 10 connections', ratio: four / single.requestsPerSecond, low: four / single.requestsPerSecond, high: four / single.requestsPerSecond, rounds: 1, detail: `${Math.round(four)} vs ${single.requestsPerSecond} /s (target ${TARGET.four}/s)` });
+    recordRatio({ measured: 'one batch, items/s', reference: `POST /credentials at ${CONNECTIONS} connections`, ratio: one / single.requestsPerSecond, low: one / single.requestsPerSecond, high: one / single.requestsPerSecond, rounds: 1, detail: `${Math.round(one)} vs ${single.requestsPerSecond} /s (target ${TARGET.one}/s)` });
+    recordRatio({ measured: 'four batches, items/s', reference: `POST /credentials at ${CONNECTIONS} connections`, ratio: four / single.requestsPerSecond, low: four / single.requestsPerSecond, high: four / single.requestsPerSecond, rounds: 1, detail: `${Math.round(four)} vs ${single.requestsPerSecond} /s (target ${TARGET.four}/s)` });
     for (const [what, value, target] of [['one batch', one, TARGET.one], ['four batches', four, TARGET.four]] as const) {
       console.log(`${what}: ${Math.round(value)} items/s, target ${target}: ${value >= target ? 'met' : 'NOT met'}`);
     }

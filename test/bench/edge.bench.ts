@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
-import { ROUNDS, recordRatio, startBenchStack } from './lib.ts';
+import { median, ROUNDS, recordRatio, startBenchStack } from './lib.ts';
 
 /**
  * Edge functions in workerd (Miniflare, as test/edge runs them).
@@ -18,7 +18,6 @@ import { ROUNDS, recordRatio, startBenchStack } from './lib.ts';
 const WARM_REQUESTS = Number(process.env.BENCH_EDGE_WARM_REQUESTS ?? 100);
 const base = 'http://edge.test';
 const dir = await mkdtemp(join(tmpdir(), 'css-edge-bench-'));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const common = { modulesRoot: dir, compatibilityDate: '2026-07-01', compatibilityFlags: ['nodejs_compat'] };
 /** The bundle handed over as one module, so Miniflare does not parse it in Node to find its imports. */

@@ -232,5 +232,5 @@ export const report = (title: string, rows: LoadResult[], reference?: (row: Load
   );
 };
 
-export { pairedMeasurements, pairedRounds, pairedTimings, recordPairedRatio, type Contender, type PairedResults } from './paired-rounds.ts';
+export { median, pairedMeasurements, pairedRounds, pairedTimings, recordPairedRatio, type Contender, type PairedResults } from './paired-rounds.ts';
 export { printSummary, recordRatio, recordedRatios, type RatioRow } from './summary.ts';

@@ -11,11 +11,11 @@ import { requestVerification } from '../../core/library/request-verification.ts'
 import { runGeneration } from '../../core/library/run-generation.ts';
 import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import { serviceInstances, verificationRuns } from '../../db/schema/index.ts';
-import { API_KEY as STORAGE_API_KEY, startStorage } from '../../storage-service/test/storage-harness.ts';
+import { startStorage } from '../../storage-service/test/storage-harness.ts';
 import { startVcService } from '../../vc-service/test/vc-harness.ts';
-import { issueBody, SAMPLES, samplePayload, storageConfig } from '../rig/credential-fixtures.ts';
+import { issueBody, SAMPLES, samplePayload, storageConfig, systemServicesEnv } from '../rig/credential-fixtures.ts';
 import { testWorkerDeps, testWorkerEnv } from '../rig/jobs.ts';
-import { callJson, listen, measure, pairedRounds, recordRatio, ROUNDS, startBenchStack } from './lib.ts';
+import { callJson, listen, measure, median, pairedRounds, recordRatio, ROUNDS, startBenchStack } from './lib.ts';
 
 /**
  * The credential library (issue 16 §3).
@@ -109,7 +109,7 @@ try {
   const pendingCount = async () =>
     (await stack.db.select({ n: sql<number>`count(*)::int` }).from(verificationRuns).where(sql`${verificationRuns.state} = 'PENDING' and ${verificationRuns.recordId} not like 'bench%'`))[0]!.n;
 
-  const workerEnv = testWorkerEnv(stack.databaseUrl, { SYSTEM_VC_BASE_URL: vc.url, SYSTEM_VC_API_KEY: vc.apiKey, SYSTEM_STORAGE_BASE_URL: storage.url, SYSTEM_STORAGE_API_KEY: STORAGE_API_KEY, SYSTEM_STORAGE_PUBLIC_BUCKET: 'documents', SYSTEM_STORAGE_PRIVATE_BUCKET: 'files' });
+  const workerEnv = testWorkerEnv(stack.databaseUrl, systemServicesEnv({ vc, storage }));
   const workerDeps = testWorkerDeps(stack.db, logger);
   const deps = { ...domainDeps(workerDeps), payloadChecks: payloadChecksFor(workerDeps.fetcher, workerDeps.settings.documents) };
   const workerRates: number[] = [];
@@ -132,7 +132,6 @@ try {
     workerRates.push(issued.length / ((performance.now() - start) / 1000));
     await worker.stop();
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(`\nVerification generations of ${ISSUED} credentials issued here (${ROUNDS} rounds)`);
   console.table([
     { run: 'floor: runGeneration in a loop', 'median gen/s': Math.round(median(floorRates)), 'per round': floorRates.map(Math.round).join(' ') },

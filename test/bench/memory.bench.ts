@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { freePort } from '../rig/postgres-server.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
-import { callJson, measure, recordRatio, startBenchStack, type LoadResult } from './lib.ts';
+import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack, type LoadResult } from './lib.ts';
 
 /**
  * Memory of the web process as deployed (`node --import tsx functions/server.ts`, its own process):
@@ -76,7 +76,7 @@ try {
       await exited;
     }
   }
-  console.log(`\nWeb process memory (own process, ${SECONDS} s of registrar reads, 10 connections)`);
+  console.log(`\nWeb process memory (own process, ${SECONDS} s of registrar reads, ${CONNECTIONS} connections)`);
   console.table(rows);
   const [defaults, ...others] = results;
   for (const other of others) {

@@ -13,7 +13,8 @@ export interface Contender {
   requestsPerOperation?: number;
 }
 
-const median = (values: number[]) => {
+/** The median (the mean of the middle two for an even count). */
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;

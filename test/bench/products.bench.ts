@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { createProducts, listProducts, type ProductInput } from '../../core/products/product-repository.ts';
 import { identifiers, type ProductLevel } from '../../db/schema/index.ts';
-import { callJson, listen, pairedRounds, pairedTimings, ROUNDS, startBenchStack } from './lib.ts';
+import { callJson, listen, median, pairedRounds, pairedTimings, ROUNDS, startBenchStack } from './lib.ts';
 
 /**
  * Products against a floor that calls the same domain functions (`createProducts`, `listProducts`:
@@ -76,11 +76,10 @@ try {
     { name: `POST /products, ${BULK} in one request`, run: timedCreate(api, token) },
     BULK_ROUNDS,
   );
-  const sorted = [...bulk.measuredMs].sort((a, b) => a - b);
   console.log(`\nBulk create of ${BULK} products in one request (${BULK_ROUNDS} paired rounds; target < 1000 ms)`);
   console.table({
-    real: { 'median ms': Math.round(sorted[Math.floor(sorted.length / 2)]!), 'max ms': Math.round(sorted.at(-1)!) },
-    floor: { 'median ms': Math.round([...bulk.referenceMs].sort((a, b) => a - b)[Math.floor(sorted.length / 2)]!), 'max ms': Math.round(Math.max(...bulk.referenceMs)) },
+    real: { 'median ms': Math.round(median(bulk.measuredMs)), 'max ms': Math.round(Math.max(...bulk.measuredMs)) },
+    floor: { 'median ms': Math.round(median(bulk.referenceMs)), 'max ms': Math.round(Math.max(...bulk.referenceMs)) },
   });
 
   // Steady state: autovacuum would have analysed the freshly filled tables by now.

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import postgres from 'postgres';
-import { startPostgres, freePort } from '../rig/postgres-server.ts';
-import { CONNECTIONS, DURATION, report, type LoadResult } from './lib.ts';
+import { startPostgres } from '../rig/postgres-server.ts';
+import { CONNECTIONS, measure, report, type LoadResult } from './lib.ts';
+import { startVcProcess, VC_API_KEY } from './service-processes.ts';
 
 /**
  * The VC service as deployed: its own program (`vc-service/server.ts`, WORKERS default = one process
@@ -13,8 +13,9 @@ import { CONNECTIONS, DURATION, report, type LoadResult } from './lib.ts';
  * Targets on a 2-core machine: issue ≥ 3,000/s, verify ≥ 2,000/s.
  */
 const TARGET: Record<string, number> = { 'issue 2 KB VC': 3000, 'verify 2 KB VC': 2000 };
-const API_KEY = 'bench-vc-key';
-const headers = { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` };
+const headers = { 'content-type': 'application/json', authorization: `Bearer ${VC_API_KEY}` };
+/** autocannon in its own process (lib.ts `measure`), 1 s warm-up, then the measured run; any non-2xx fails loudly. */
+const load = (name: string, url: string, body: string) => measure(name, { url, method: 'POST', headers, body, warmupSeconds: 1 });
 
 const credentialOf = (issuer: string, status: unknown) => {
   const base = {
@@ -28,24 +29,6 @@ const credentialOf = (issuer: string, status: unknown) => {
   };
   base.credentialSubject.description = 'x'.repeat(2048 - JSON.stringify(base).length);
   return base;
-};
-
-/** autocannon's CLI in its own process (1 s warm-up, then the measured run); any non-2xx fails loudly. */
-const load = async (name: string, url: string, body: string): Promise<LoadResult> => {
-  const run = (seconds: number) =>
-    new Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; errors: number; timeouts: number; non2xx: number }>((resolve, reject) => {
-      const args = ['-c', String(CONNECTIONS), '-d', String(seconds), '-m', 'POST', '-b', body, '--json'];
-      for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-      const child = spawn('node_modules/.bin/autocannon', [...args, url], { stdio: ['ignore', 'pipe', 'ignore'] });
-      let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited ${code}`))));
-    });
-  await run(1);
-  const result = await run(DURATION);
-  const row = { name, requestsPerSecond: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
-  if (row.errors > 0 || row.non2xx > 0) throw new Error(`${name}: ${row.errors} errors and ${row.non2xx} non-2xx responses under load`);
-  return row;
 };
 
 /** Operations per second of `op` on this thread for `seconds`. */
@@ -64,12 +47,8 @@ const server = await startPostgres(process.env.BENCH_DATABASE_URL ?? process.env
 const admin = postgres(server.adminUrl, { max: 1, onnotice: () => {} });
 const database = `css_vc_bench_${process.pid}_${Date.now()}`;
 await admin.unsafe(`create database "${database}"`);
-const port = await freePort();
-const url = `http://127.0.0.1:${port}`;
-const service = spawn(process.execPath, ['--import', 'tsx', 'vc-service/server.ts'], {
-  env: { ...process.env, API_KEY, DATABASE_URL: server.urlFor(database), KEY_ENCRYPTION_KEY: 'ab'.repeat(32), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, LOG_LEVEL: 'error' },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const service = await startVcProcess(server.urlFor(database));
+const url = service.url;
 const call = async (path: string, body: unknown) => {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -78,14 +57,6 @@ const call = async (path: string, body: unknown) => {
 
 const rows: LoadResult[] = [];
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/health-check`)).ok) break;
-    } catch {
-      if (i > 300) throw new Error('the VC service did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
   const { did } = await call('/agent/didManagerCreate', { alias: 'bench.example.com' });
   const status = await call('/agent/issueBitstringStatusList', { statusPurpose: 'revocation', bitstringStatusIssuer: did });
   const credential = credentialOf(did, status);
@@ -116,9 +87,7 @@ try {
     console.log(`${row.name}: ${row.requestsPerSecond} req/s, p99 ${row.p99} ms, target ${target}/s: ${row.requestsPerSecond >= target ? 'met' : 'NOT met'}`);
   }
 } finally {
-  const exited = new Promise((done) => service.once('exit', done));
-  service.kill('SIGTERM');
-  await exited;
+  await service.stop();
   await admin.unsafe(`drop database if exists "${database}" with (force)`);
   await admin.end();
   await server.stop();

@@ -1,10 +1,9 @@
 import type { Database } from '../../db/client.ts';
 import { credentials, externalCredentials, libraryRecords, verificationRuns } from '../../db/schema/index.ts';
 import { createLogger } from '../../core/logging/logger.ts';
-import { API_KEY as STORAGE_API_KEY } from '../../storage-service/test/storage-harness.ts';
 import { createJobQueue } from '../../core/jobs/job-queue.ts';
 import { libraryVerifyGeneration } from '../../consumers/jobs/library-verify-generation.ts';
-import { issueBody, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from './credential-fixtures.ts';
+import { issueBody, SAMPLES, samplePayload, startIssuanceRig, systemServicesEnv, type IssuanceRig } from './credential-fixtures.ts';
 import { runJob, testWorkerDeps } from './jobs.ts';
 import type { AccountName } from './test-app.ts';
 
@@ -57,14 +56,7 @@ export const startLibraryRig = async (env: Record<string, string> = {}): Promise
       if (!record) throw new Error(`no pending generation for ${recordId}`);
       await runJob(libraryVerifyGeneration, { tenantId: record.tenantId, recordId, generation: record.generation }, workerDeps);
     },
-    workerEnv: {
-      SYSTEM_VC_BASE_URL: rig.vc.url,
-      SYSTEM_VC_API_KEY: rig.vc.apiKey,
-      SYSTEM_STORAGE_BASE_URL: rig.storage.url,
-      SYSTEM_STORAGE_API_KEY: STORAGE_API_KEY,
-      SYSTEM_STORAGE_PUBLIC_BUCKET: 'documents',
-      SYSTEM_STORAGE_PRIVATE_BUCKET: 'files',
-    },
+    workerEnv: systemServicesEnv(rig),
     get: (id, token = rig.token) => rig.t.call('GET', `${LIBRARY}/${id}`, { token }),
     close: async () => {
       await jobs.close();

@@ -1,5 +1,5 @@
-import { API_KEY } from '../../storage-service/test/storage-harness.ts';
-import type { TestApp } from './test-app.ts';
+import { API_KEY, startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
 
 /** The DPP 0.7.0 core data model (seeded). */
 export const DPP_070 = 'ca3frzta22f7lblxntvw6ukuh';
@@ -31,3 +31,51 @@ export const publishTemplate = async (t: TestApp, storageUrl: string, template: 
   if (res.status !== 201) throw new Error(`render template not created: ${res.status} ${res.text}`);
   return res.body as { id: string; storageUrl: string; digestMultibase: string };
 };
+
+export interface RenderTemplateRig {
+  t: TestApp;
+  /** The real storage service (local backend; HTML, images and PDFs allowed). */
+  storage: StorageHarness;
+  /** Tenant A's token. */
+  token: string;
+  /** Tenant A's primary storage instance ("Real storage"), pointing at `storage`. */
+  storageId: string;
+  close(): Promise<void>;
+}
+
+/** The render-template tests' rig: the app, the real storage service, and tenant A's primary storage instance on it. */
+export const startRenderTemplateRig = async (): Promise<RenderTemplateRig> => {
+  const storage = await startStorage('local', { ALLOWED_UPLOAD_TYPES: 'image/png,image/jpeg,image/webp,application/pdf,text/html' });
+  const t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } });
+  const token = await t.token('tenantA');
+  const instance = await t.call('POST', '/api/v1/services', {
+    token,
+    body: {
+      serviceType: 'STORAGE',
+      adapterType: 'STORAGE_ADAPTER',
+      name: 'Real storage',
+      isPrimary: true,
+      config: { baseUrl: storage.url, apiKey: API_KEY, publicBucket: 'documents', privateBucket: 'files' },
+    },
+  });
+  if (instance.status !== 201) throw new Error(`storage instance not created: ${instance.status} ${instance.text}`);
+  return {
+    t,
+    storage,
+    token,
+    storageId: instance.body.id,
+    close: async () => {
+      await t.close();
+      await storage.close();
+    },
+  };
+};
+
+/** A render template's create body (a sanitisable template on the DPP 0.7.0 model) with `overrides`. */
+export const renderTemplateBody = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Passport card',
+  dataModelId: DPP_070,
+  renderMethodType: 'RenderTemplate2024',
+  template: '<style>h1{color:#234}</style><h1>{{credentialSubject.name}}</h1><script>alert(1)</script><img src="x" onerror="alert(1)">',
+  ...overrides,
+});
