@@ -3,7 +3,7 @@ import { ApiError, conflict } from '../errors.ts';
 import { projectBatch, projectTombstone, verifiedCounts, type BatchProjection } from './batch-projection.ts';
 import { bumpBatchVersion, lockTenantBatch, transitionAllItems, type BatchRow } from './batch-repository.ts';
 
-export const CANCEL_MESSAGE =
+const CANCEL_MESSAGE =
   'Queued items are cancelled. An item already processing may still be issued. Cancellation does not revoke any credentials.';
 
 /** 404 for an unknown and a foreign batch alike. */
