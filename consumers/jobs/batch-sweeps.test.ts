@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobQueue, type JobQueue } from '../../core/jobs/job-queue.ts';
+import type { JobQueue } from '../../core/jobs/job-queue.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { BATCHES, batchRow, issueJobs, itemRows, submit } from '../../test/rig/batch-submission.ts';
-import { issueBody, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
+import { issueBody, SAMPLES, samplePayload, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
+import { startBatchWorkerRig } from '../../test/rig/batch-worker-rig.ts';
 import { runJob, startTestWorker, testWorkerDeps } from '../../test/rig/jobs.ts';
 import type { WorkerDeps } from '../consumer.ts';
 import { expireBatchesConsumer } from './expire-batches.ts';
@@ -13,17 +14,13 @@ import { reconcileBatchesConsumer } from './reconcile-batches.ts';
 let rig: IssuanceRig;
 let jobs: JobQueue;
 let tenantId: string;
+let close: (() => Promise<void>) | undefined;
 const logger = createLogger('error');
 
 beforeAll(async () => {
-  rig = await startIssuanceRig();
-  jobs = createJobQueue(rig.t.databaseUrl, logger);
-  tenantId = await rig.t.tenantOf('tenantA');
+  ({ rig, jobs, tenantId, close } = await startBatchWorkerRig(logger));
 });
-afterAll(async () => {
-  await jobs?.close();
-  await rig?.close();
-});
+afterAll(() => close?.());
 
 const deps = (): WorkerDeps => testWorkerDeps(rig.t.db, logger, jobs);
 const good = () => issueBody('DigitalProductPassport', '0.7.0', samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, rig.did));

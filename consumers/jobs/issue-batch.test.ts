@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchItemIssuer, classifyAttemptFailure } from '../../core/batches/batch-issuance.ts';
 import { retryDelaySeconds } from '../../core/batches/item-outcome.ts';
 import { processBatch, type BatchWorkDeps } from '../../core/batches/process-batch.ts';
-import { createJobQueue, type JobQueue } from '../../core/jobs/job-queue.ts';
+import type { JobQueue } from '../../core/jobs/job-queue.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import { credentials } from '../../db/schema/index.ts';
 import { BATCHES, batchRow, issueJobs, itemRows, submit } from '../../test/rig/batch-submission.ts';
-import { issueBody, pointStorageInstance, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
+import { issueBody, pointStorageInstance, SAMPLES, samplePayload, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
 import { pointVcInstance, unreachableVc } from '../../test/rig/did-fixtures.ts';
+import { startBatchWorkerRig } from '../../test/rig/batch-worker-rig.ts';
 import { runJob, startTestWorker, testWorkerDeps } from '../../test/rig/jobs.ts';
 import { freePort } from '../../test/rig/postgres-server.ts';
 import type { WorkerDeps } from '../consumer.ts';
@@ -18,17 +19,13 @@ import { issueBatchConsumer } from './issue-batch.ts';
 let rig: IssuanceRig;
 let jobs: JobQueue;
 let tenantId: string;
+let close: (() => Promise<void>) | undefined;
 const logger = createLogger('error');
 
 beforeAll(async () => {
-  rig = await startIssuanceRig();
-  jobs = createJobQueue(rig.t.databaseUrl, logger);
-  tenantId = await rig.t.tenantOf('tenantA');
+  ({ rig, jobs, tenantId, close } = await startBatchWorkerRig(logger));
 });
-afterAll(async () => {
-  await jobs?.close();
-  await rig?.close();
-});
+afterAll(() => close?.());
 
 const good = (reference?: string) =>
   issueBody('DigitalProductPassport', '0.7.0', samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, rig.did), reference ? { reference } : {});

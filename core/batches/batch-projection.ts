@@ -5,7 +5,7 @@ import { COUNTER_OF, countItemsByState, findBatchItems, type BatchItemRow, type 
 /** What a tenant sees for an item an operator confirmed as not issued (the evidence stays with the operator). */
 export const OPERATOR_CONFIRMED_FAILED = { code: 'OPERATOR_CONFIRMED_FAILED', message: 'An operator confirmed this item was not issued.' } as const;
 
-export const BATCH_EXPIRED_MESSAGE = 'This credential batch has expired. Its credentials were not deleted.';
+const BATCH_EXPIRED_MESSAGE = 'This credential batch has expired. Its credentials were not deleted.';
 
 export interface BatchCounts {
   total: number;
@@ -37,7 +37,7 @@ export class BatchCountsDrift extends Error {
   }
 }
 
-export const storedCounts = (batch: BatchRow): BatchCounts => {
+const storedCounts = (batch: BatchRow): BatchCounts => {
   const counts = { total: batch.itemCount } as BatchCounts;
   for (const state of BATCH_ITEM_STATES) counts[COUNT_KEY[state]] = batch[COUNTER_OF[state]];
   return counts;

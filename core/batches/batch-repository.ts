@@ -149,7 +149,8 @@ export const transitionItem = async (
 
 /**
  * Moves every item of a batch in `from` to `to` at once (cancel: all queued items), with the
- * counters and one version bump. Returns how many items moved; nothing is written when none did.
+ * counters, `batchChange` and one version bump. Returns the batch row after the change, or
+ * undefined (and writes nothing) when no item moved.
  */
 export const transitionAllItems = async (
   tx: Queryable,
@@ -157,16 +158,16 @@ export const transitionAllItems = async (
   from: BatchItemState,
   to: BatchItemState,
   set: ItemChange = {},
-): Promise<number> => {
+  batchChange: BatchChange = {},
+): Promise<BatchRow | undefined> => {
   const moved = await tx
     .update(credentialBatchItems)
     .set({ ...set, state: to })
     .where(and(eq(credentialBatchItems.batchId, batchId), eq(credentialBatchItems.state, from)))
     .returning({ id: credentialBatchItems.id });
-  if (moved.length === 0) return 0;
-  await bumpBatchVersion(tx, batchId, {}, {
+  if (moved.length === 0) return undefined;
+  return bumpBatchVersion(tx, batchId, batchChange, {
     [COUNTER_OF[from]]: sql`${counterColumn(from)} - ${moved.length}`,
     [COUNTER_OF[to]]: sql`${counterColumn(to)} + ${moved.length}`,
   });
-  return moved.length;
 };

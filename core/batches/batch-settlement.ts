@@ -8,14 +8,14 @@ const DAY_MS = 86_400_000;
  * The state a batch with nothing queued or processing settles in (spec "Batch state"): unknown
  * outcomes take precedence, then cancellation; undefined while work remains.
  */
-export const settledStateOf = (batch: BatchRow): BatchState | undefined => {
+const settledStateOf = (batch: BatchRow): BatchState | undefined => {
   if (batch.queuedCount > 0 || batch.processingCount > 0) return undefined;
   if (batch.unknownCount > 0) return 'NEEDS_ATTENTION';
   return batch.cancelledCount > 0 ? 'CANCELLED' : 'COMPLETED';
 };
 
 /** The retention deadline from a settlement (or resolution) instant; a batch needing attention has none. */
-export const retentionDeadline = (state: BatchState, from: Date, retentionDays: number): Date | null =>
+const retentionDeadline = (state: BatchState, from: Date, retentionDays: number): Date | null =>
   state === 'COMPLETED' || state === 'CANCELLED' ? new Date(from.getTime() + retentionDays * DAY_MS) : null;
 
 /**

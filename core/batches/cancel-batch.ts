@@ -3,7 +3,7 @@ import { ApiError, conflict } from '../errors.ts';
 import { projectBatch, projectTombstone, verifiedCounts, type BatchProjection } from './batch-projection.ts';
 import { bumpBatchVersion, lockTenantBatch, transitionAllItems, type BatchRow } from './batch-repository.ts';
 
-export const CANCEL_MESSAGE =
+const CANCEL_MESSAGE =
   'Queued items are cancelled. An item already processing may still be issued. Cancellation does not revoke any credentials.';
 
 /** 404 for an unknown and a foreign batch alike. */
@@ -32,9 +32,11 @@ export const cancelBatch = async (db: Database, tenantId: string, batchId: strin
     // Drift is found before anything is written: never act on counts that are already wrong.
     await verifiedCounts(tx, batch);
     if (!batch.cancelRequestedAt) {
-      batch = await bumpBatchVersion(tx, batch.id, { cancelRequestedAt: new Date() });
-      await transitionAllItems(tx, batch.id, 'QUEUED', 'CANCELLED', { nextAttemptAt: null, errorCode: null, errorMessage: null });
-      batch = (await lockTenantBatch(tx, tenantId, batchId))!;
+      // One write of the batch row: the request instant with the moved items' counters, or alone when none was queued.
+      const change = { cancelRequestedAt: new Date() };
+      batch =
+        (await transitionAllItems(tx, batch.id, 'QUEUED', 'CANCELLED', { nextAttemptAt: null, errorCode: null, errorMessage: null }, change)) ??
+        (await bumpBatchVersion(tx, batch.id, change));
     }
     return { ...(await projectBatch(tx, batch)), message: CANCEL_MESSAGE };
   });

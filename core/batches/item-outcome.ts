@@ -1,5 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import type { BatchRow } from './batch-repository.ts';
+import { credentialBatchItems } from '../../db/schema/credential-batches.ts';
+import type { BatchItemRow, BatchRow } from './batch-repository.ts';
 import { transitionItem } from './batch-repository.ts';
 
 /**
@@ -70,4 +72,36 @@ export const recordFailedAttempt = async (
     to: 'QUEUED',
     set: { nextAttemptAt, attemptToken: null, errorCode: failure.code, errorMessage: failure.message },
   });
+};
+
+/**
+ * Moves every item of the batch still PROCESSING to OUTCOME_UNKNOWN with `code` and `message`, in
+ * the caller's transaction (the batch row locked): an attempt that can no longer finish is never
+ * replayed. Returns the items moved and the batch row after the last move (`batch` when none did).
+ */
+export const markProcessingUnknown = async (
+  tx: Queryable,
+  batch: BatchRow,
+  code: string,
+  message: string,
+): Promise<{ moved: BatchItemRow[]; batch: BatchRow }> => {
+  const stuck = await tx
+    .select()
+    .from(credentialBatchItems)
+    .where(and(eq(credentialBatchItems.batchId, batch.id), eq(credentialBatchItems.state, 'PROCESSING')));
+  const moved: BatchItemRow[] = [];
+  let latest = batch;
+  for (const item of stuck) {
+    const done = await transitionItem(tx, {
+      batchId: batch.id,
+      itemId: item.id,
+      from: ['PROCESSING'],
+      to: 'OUTCOME_UNKNOWN',
+      set: { errorCode: code, errorMessage: message },
+    });
+    if (!done) continue;
+    moved.push(done.after);
+    latest = done.batch;
+  }
+  return { moved, batch: latest };
 };

@@ -9,7 +9,7 @@ import type { Logger } from '../logging/logger.ts';
 import { claimBatch, claimExpiry, releaseClaim } from './batch-claim.ts';
 import { lockTenantBatch, transitionItem, type BatchItemRow, type BatchRow } from './batch-repository.ts';
 import { settleIfDone, settleResolvedBatch } from './batch-settlement.ts';
-import { INTERRUPTED_MESSAGE, ITEM_CODES, recordFailedAttempt, type AttemptFailure, type RetryPolicy } from './item-outcome.ts';
+import { INTERRUPTED_MESSAGE, ITEM_CODES, markProcessingUnknown, recordFailedAttempt, type AttemptFailure, type RetryPolicy } from './item-outcome.ts';
 
 /** One item's issuance, as the batch worker calls it: the same code as POST /credentials. */
 export type IssueItem = (input: {
@@ -42,18 +42,8 @@ const enqueueContinuation = (deps: BatchWorkDeps, tx: Queryable, batch: BatchRow
 
 /** Items left PROCESSING by an earlier job were interrupted: their outcome is unknown and they are never replayed. */
 const markInterrupted = async (tx: Queryable, batch: BatchRow, logger: Logger) => {
-  const stuck = await tx
-    .select()
-    .from(credentialBatchItems)
-    .where(and(eq(credentialBatchItems.batchId, batch.id), eq(credentialBatchItems.state, 'PROCESSING')));
-  for (const item of stuck) {
-    await transitionItem(tx, {
-      batchId: batch.id,
-      itemId: item.id,
-      from: ['PROCESSING'],
-      to: 'OUTCOME_UNKNOWN',
-      set: { errorCode: ITEM_CODES.interrupted, errorMessage: INTERRUPTED_MESSAGE },
-    });
+  const { moved } = await markProcessingUnknown(tx, batch, ITEM_CODES.interrupted, INTERRUPTED_MESSAGE);
+  for (const item of moved) {
     logger.warn('Batch item attempt interrupted; outcome unknown', { batchId: batch.id, index: item.index, correlationId: item.correlationId });
   }
 };

@@ -1,13 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { credentialBatchItems } from '../../db/schema/credential-batches.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { liveJobExists } from '../jobs/live-jobs.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import type { Logger } from '../logging/logger.ts';
-import { lockTenantBatch, transitionItem, type BatchRow } from './batch-repository.ts';
+import { lockTenantBatch, type BatchRow } from './batch-repository.ts';
 import { settleIfDone } from './batch-settlement.ts';
-import { ABANDONED_MESSAGE, ITEM_CODES } from './item-outcome.ts';
+import { ABANDONED_MESSAGE, ITEM_CODES, markProcessingUnknown } from './item-outcome.ts';
 
 export interface ReconcileDeps {
   db: Database;
@@ -55,21 +54,7 @@ export const reconcileBatches = async (deps: ReconcileDeps): Promise<{ continued
         deps.logger.warn('Stale batch: continuation queued', { batchId: id, correlationId: batch.correlationId });
         return;
       }
-      const abandoned = await tx
-        .select({ id: credentialBatchItems.id, index: credentialBatchItems.index })
-        .from(credentialBatchItems)
-        .where(and(eq(credentialBatchItems.batchId, id), eq(credentialBatchItems.state, 'PROCESSING')));
-      let latest = batch;
-      for (const item of abandoned) {
-        const moved = await transitionItem(tx, {
-          batchId: id,
-          itemId: item.id,
-          from: ['PROCESSING'],
-          to: 'OUTCOME_UNKNOWN',
-          set: { errorCode: ITEM_CODES.abandoned, errorMessage: ABANDONED_MESSAGE },
-        });
-        if (moved) latest = moved.batch;
-      }
+      const { moved: abandoned, batch: latest } = await markProcessingUnknown(tx, batch, ITEM_CODES.abandoned, ABANDONED_MESSAGE);
       const done = await settleIfDone(tx, latest, deps.retentionDays);
       if (done) {
         settled.push(id);

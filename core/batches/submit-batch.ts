@@ -30,7 +30,7 @@ const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
  * an optional `reference` (1–200 characters, no control characters, unique in the batch), and
  * otherwise exactly a single issuance request (`validateItem`, which throws 400 `items[i].field: …`).
  */
-export const acceptBatchItems = (
+const acceptBatchItems = (
   body: unknown,
   limits: { maxItems: number; maxItemBytes: number },
   validateItem: (item: unknown, prefix: string) => void,

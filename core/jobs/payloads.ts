@@ -6,7 +6,7 @@ const id = z.string().min(1).max(64);
 const sweep = z.strictObject({});
 
 /** One schema per queue: what a producer may enqueue and what a consumer may trust after parsing. */
-export const JOB_PAYLOADS = {
+const JOB_PAYLOADS = {
   [QUEUE_NAMES.verifyGeneration]: z.strictObject({ tenantId: id, recordId: id, generation: z.int().min(1) }),
   [QUEUE_NAMES.reconcilePendingRuns]: sweep,
   [QUEUE_NAMES.issueBatch]: z.strictObject({ tenantId: id, batchId: id }),

@@ -41,7 +41,7 @@ export interface WorkerSettings {
   heartbeatMaxAgeSeconds: number;
 }
 
-export const DEFAULT_WORKER_SERVICE_NAME = 'credential-support-service-worker';
+const DEFAULT_WORKER_SERVICE_NAME = 'credential-support-service-worker';
 
 /** OTEL_WORKER_SERVICE_NAME, emitted as `service.name` on every worker log line; unset or blank uses the default. */
 export const readWorkerServiceName = (env: EnvSource): string => readText(env, 'OTEL_WORKER_SERVICE_NAME') ?? DEFAULT_WORKER_SERVICE_NAME;

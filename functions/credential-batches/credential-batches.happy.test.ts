@@ -146,6 +146,8 @@ describe('POST /credentials/batches/{id}/cancel', () => {
       state: 'QUEUED',
       counts: { total: 2, queued: 0, cancelled: 2 },
       items: [{ index: 0, state: 'CANCELLED' }, { index: 1, state: 'CANCELLED' }],
+      // One write of the batch row: the request instant and the moved counters together.
+      version: 2,
     });
     expect(new Date(res.body.cancelRequestedAt).toISOString()).toBe(res.body.cancelRequestedAt);
     const after = await batchRow(t.db, body.batchId);

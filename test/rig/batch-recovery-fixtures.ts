@@ -9,7 +9,7 @@ import { tenants } from '../../db/schema/tenants.ts';
 import { TEST_ENCRYPTION_KEY } from './test-settings.ts';
 
 /** Batch rows for the operator commands' tests, moved into their states by the core repository as the worker moves them. */
-export const testBox = () => new SecretBox(TEST_ENCRYPTION_KEY);
+const testBox = () => new SecretBox(TEST_ENCRYPTION_KEY);
 
 export const insertTenant = async (db: Database, name = 'Tenant'): Promise<string> => {
   const [row] = await db.insert(tenants).values({ name }).returning({ id: tenants.id });

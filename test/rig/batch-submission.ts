@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { credentialBatches, credentialBatchItems } from '../../db/schema/index.ts';
+import { findBatchItems } from '../../core/batches/batch-repository.ts';
+import { credentialBatches } from '../../db/schema/index.ts';
 import type { TestApp } from './test-app.ts';
 
 export const BATCHES = '/api/v1/credentials/batches';
@@ -19,8 +20,8 @@ export const submit = (t: TestApp, token: string, body: unknown, key: string | n
 
 export const batchRow = async (db: Database, id: string) => (await db.select().from(credentialBatches).where(eq(credentialBatches.id, id)))[0];
 
-export const itemRows = (db: Database, batchId: string) =>
-  db.select().from(credentialBatchItems).where(eq(credentialBatchItems.batchId, batchId)).orderBy(credentialBatchItems.index);
+/** A batch's items in index order: the repository's own read. */
+export const itemRows = findBatchItems;
 
 export const batchCount = async (db: Database) => (await db.select({ n: sql<number>`count(*)::int` }).from(credentialBatches))[0]!.n;
 
