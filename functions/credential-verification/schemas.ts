@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { LEGACY_HASH, sha256OfMultibase } from '../../core/verification/digest.ts';
 import { publicUrlProblem } from '../../core/net/public-url.ts';
 import { ErrorResponseSchema, jsonResponse } from '../platform/openapi-responses.ts';
-import { TEXT_LIMITS } from '../platform/fields.ts';
+import { aesKeyHex, TEXT_LIMITS } from '../platform/fields.ts';
 
 const typeError = (issue: { input?: unknown }) =>
   issue.input === null ? 'must not be null' : issue.input === undefined ? 'is required' : 'must be a string';
@@ -30,10 +30,7 @@ const fields = {
     .regex(LEGACY_HASH, 'must be 64 lowercase hexadecimal characters')
     .optional()
     .openapi({ description: 'Legacy SHA-256 of the stored document as lowercase hex' }),
-  decryptionKey: z
-    .string({ error: typeError })
-    .max(64, 'must be 64 hexadecimal characters')
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
+  decryptionKey: aesKeyHex()
     .optional()
     .openapi({ description: 'AES-256-GCM key (64 hex characters) of an encrypted credential; never stored or logged' }),
 };

@@ -20,6 +20,13 @@ export const unpaddedText = (kind: TextKind = 'name') =>
 
 export const idText = () => text('id').min(1, 'must not be empty');
 
+/** An AES-256-GCM key as 64 hexadecimal characters (the key of an encrypted credential); checked here, never stored. */
+export const aesKeyHex = () =>
+  z
+    .string({ error: typeError('a string') })
+    .max(64, 'must be 64 hexadecimal characters')
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters');
+
 export const bool = () => z.boolean({ error: typeError('a boolean') });
 
 /** Any JSON object (not an array, not a scalar); its shape is not validated. */
