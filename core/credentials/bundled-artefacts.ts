@@ -1,4 +1,5 @@
 import manifest from './artefacts/manifest.json' with { type: 'json' };
+import { sha256Hex } from '../crypto/encoding.ts';
 
 export interface ArtefactEntry {
   urls: string[];
@@ -26,9 +27,6 @@ export const artefactKey = (url: string): string => url.replace(/#.*$/, '').repl
 const BY_KEY = new Map(ARTEFACT_MANIFEST.flatMap((entry) => entry.urls.map((url) => [artefactKey(url), entry] as const)));
 
 export const findBundledArtefact = (url: string): ArtefactEntry | undefined => BY_KEY.get(artefactKey(url));
-
-const sha256Hex = async (bytes: Uint8Array): Promise<string> =>
-  Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export const hashMatches = async (entry: ArtefactEntry, bytes: Uint8Array): Promise<boolean> =>
   (await sha256Hex(bytes)) === entry.sha256;
