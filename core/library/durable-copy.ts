@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { serviceInstances } from '../../db/schema/index.ts';
 import type { DomainDeps } from '../deps.ts';
-import { storageAdapterOf } from '../render-templates/template-storage.ts';
+import { deleteStoredObject } from '../service-instances/storage-instance.ts';
 
 export interface CopyCoordinates {
   storageServiceInstanceId: string | null;
@@ -16,10 +14,7 @@ export interface CopyCoordinates {
  */
 export const deleteCopyBestEffort = async (deps: DomainDeps & { correlationId?: string }, copy: CopyCoordinates): Promise<void> => {
   try {
-    if (!copy.storageServiceInstanceId) throw new Error('its storage service instance no longer exists');
-    const [row] = await deps.db.select().from(serviceInstances).where(eq(serviceInstances.id, copy.storageServiceInstanceId));
-    if (!row) throw new Error('its storage service instance no longer exists');
-    await (await storageAdapterOf(deps, row.configEncrypted)).delete(copy.storageExternalId, { encrypted: true });
+    await deleteStoredObject(deps, { storageServiceInstanceId: copy.storageServiceInstanceId, objectId: copy.storageExternalId, encrypted: true });
   } catch (error) {
     deps.logger.warn('Library copy could not be deleted from storage', {
       correlationId: deps.correlationId,
