@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { TEXT_LIMITS, tooLongMessage, type TextKind } from '../../core/text-limits.ts';
 
 /** Messages for the field rules shared by every resource; one place for each. */
-const typeError = (expected: string) => (issue: { input?: unknown }) =>
+export const typeError = (expected: string) => (issue: { input?: unknown }) =>
   issue.input === null ? 'must not be null' : issue.input === undefined ? 'is required' : `must be ${expected}`;
 
 export { TEXT_LIMITS, type TextKind };
