@@ -1,4 +1,5 @@
 import manifest from './artefacts/manifest.json' with { type: 'json' };
+import { sha256Hex } from '../crypto/encoding.ts';
 
 export interface ArtefactEntry {
   urls: string[];
@@ -21,16 +22,13 @@ export const readArtefactFromDisk: ArtefactReader = async (file) => {
  * The spelling variants credentials cite for one document: the fragment is never part of it, and a
  * trailing slash is optional (`…/untp/dpp/0.6.1/` and `…/untp/dpp/0.6.1` name the same context).
  */
-export const artefactKey = (url: string): string => url.replace(/#.*$/, '').replace(/\/+$/, '');
+const artefactKey = (url: string): string => url.replace(/#.*$/, '').replace(/\/+$/, '');
 
 const BY_KEY = new Map(ARTEFACT_MANIFEST.flatMap((entry) => entry.urls.map((url) => [artefactKey(url), entry] as const)));
 
 export const findBundledArtefact = (url: string): ArtefactEntry | undefined => BY_KEY.get(artefactKey(url));
 
-const sha256Hex = async (bytes: Uint8Array): Promise<string> =>
-  Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)), (b) => b.toString(16).padStart(2, '0')).join('');
-
-export const hashMatches = async (entry: ArtefactEntry, bytes: Uint8Array): Promise<boolean> =>
+const hashMatches = async (entry: ArtefactEntry, bytes: Uint8Array): Promise<boolean> =>
   (await sha256Hex(bytes)) === entry.sha256;
 
 /**

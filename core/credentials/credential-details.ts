@@ -10,7 +10,7 @@ export interface CredentialDetails {
 }
 
 /** The five UNTP credential types a record may be a core type of. */
-export const CORE_CREDENTIAL_TYPES = [
+const CORE_CREDENTIAL_TYPES = [
   'DigitalProductPassport',
   'DigitalConformityCredential',
   'DigitalFacilityRecord',

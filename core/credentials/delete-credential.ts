@@ -1,11 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { serviceInstances } from '../../db/schema/index.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { notFound } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Fetcher } from '../net/fetcher.ts';
-import { storageAdapterFor } from '../service-instances/storage-instance.ts';
+import { deleteStoredObject } from '../service-instances/storage-instance.ts';
 import { deleteCredentialRecord } from './credential-repository.ts';
 
 /**
@@ -21,11 +19,7 @@ export const deleteIssuedCredential = async (
   const removed = await deleteCredentialRecord(deps.db, tenantId, id);
   if (!removed) throw notFound('Credential');
   try {
-    const [instance] = removed.storageServiceInstanceId
-      ? await deps.db.select().from(serviceInstances).where(eq(serviceInstances.id, removed.storageServiceInstanceId))
-      : [];
-    if (!instance) throw new Error('its storage service instance no longer exists');
-    await (await storageAdapterFor(deps, instance.configEncrypted)).delete(removed.storageExternalId, { encrypted: removed.encrypted });
+    await deleteStoredObject(deps, { storageServiceInstanceId: removed.storageServiceInstanceId, objectId: removed.storageExternalId, encrypted: removed.encrypted });
   } catch (error) {
     deps.logger.warn('The stored copy of a deleted credential could not be removed', {
       correlationId: deps.correlationId,

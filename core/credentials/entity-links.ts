@@ -36,7 +36,7 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Identifying strings of the subject, breadth first (the subject's own id first), without repeats. */
-export const identifyingValues = (subject: unknown): string[] => {
+const identifyingValues = (subject: unknown): string[] => {
   const found: string[] = [];
   let level: unknown[] = Array.isArray(subject) ? subject : [subject];
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {

@@ -27,7 +27,7 @@ const verificationUrl = () =>
 
 const jsonObject = () => z.record(z.string(), z.unknown(), { error: expected('a JSON object') });
 
-export const StorageOptionsSchema = z.object(
+const StorageOptionsSchema = z.object(
   {
     serviceInstanceId: id().optional(),
     encrypt: flag().optional().describe('Default true: anything but an explicit false encrypts'),
@@ -35,7 +35,7 @@ export const StorageOptionsSchema = z.object(
   { error: expected('an object') },
 );
 
-export const PublishingOptionsSchema = z.object(
+const PublishingOptionsSchema = z.object(
   {
     publish: flag().optional(),
     linkType: nonBlank().optional().describe("Default: the IDR instance's defaultLinkType, else gs1:sustainabilityInfo"),
@@ -65,7 +65,6 @@ export const IssuanceRequestSchema = z.object({
   publishingOptions: PublishingOptionsSchema.optional(),
 });
 
-export type IssuanceRequestBody = z.infer<typeof IssuanceRequestSchema>;
 export type PublishingOptions = z.infer<typeof PublishingOptionsSchema>;
 
 /** A request ready for the pipeline: defaults applied, settings-dependent rules checked. */

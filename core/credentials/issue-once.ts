@@ -36,7 +36,7 @@ export const issueOnce = async (
     bodyDigest: await bodyDigest(idempotency.body),
     staleAfterMinutes: idempotency.staleAfterMinutes,
   });
-  if (claim.kind === 'replay') return claim.response as IssuedAnswer;
+  if (claim.kind === 'replay') return (claim.response as IssuedAnswer | undefined) ?? { credentialId: claim.recordId };
   let result;
   try {
     result = await issueCredential(deps, tenantId, request, { idempotencyClaimId: claim.claimId });

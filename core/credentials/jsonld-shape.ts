@@ -44,7 +44,7 @@ const roleOfMapping = (iri: string): Role | undefined => {
 };
 
 /** The role a term definition gives its values. */
-export const roleOfDefinition = (definition: unknown): Role => {
+const roleOfDefinition = (definition: unknown): Role => {
   if (typeof definition === 'string') return roleOfMapping(definition) ?? 'literal';
   if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) return 'verbatim';
   const d = definition as Record<string, unknown>;

@@ -8,7 +8,7 @@ import type { EntityLinks } from './entity-links.ts';
 import type { PublishingOptions } from './issuance-request.ts';
 
 /** The last resort link type when neither the request nor the IDR instance names one (peer §1.1). */
-export const FALLBACK_LINK_TYPE = 'gs1:sustainabilityInfo';
+const FALLBACK_LINK_TYPE = 'gs1:sustainabilityInfo';
 /** Query parameters the verify page reads; a caller's human URL never carries its own. */
 const RESERVED_VERIFY_PARAMS = ['uri', 'digestMultibase', 'hash', 'decryptionKey', 'q'];
 
@@ -37,7 +37,7 @@ export const humanVerificationHref = (base: string, stored: StoredCopy) => {
 };
 
 /** The links of a credential (peer §1.7): optional machine verification, the credential itself, the human view. */
-export const credentialLinks = (options: PublishingOptions, linkType: string, linkTitle: string, humanBase: string, stored: StoredCopy): LinkInput[] => [
+const credentialLinks = (options: PublishingOptions, linkType: string, linkTitle: string, humanBase: string, stored: StoredCopy): LinkInput[] => [
   ...(options.machineVerificationUrl
     ? [{ href: options.machineVerificationUrl, rel: 'gs1:verificationService', type: 'text/plain', title: 'VCKit verify service' }]
     : []),

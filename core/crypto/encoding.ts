@@ -29,8 +29,9 @@ export const base64UrlToBytes = (text: string): Uint8Array<ArrayBuffer> => {
   return base64ToBytes(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
 };
 
-export const sha256Hex = async (text: string): Promise<string> =>
-  bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
+/** SHA-256 as lowercase hex, of a text (as UTF-8) or of bytes. */
+export const sha256Hex = async (input: string | Uint8Array): Promise<string> =>
+  bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', (typeof input === 'string' ? new TextEncoder().encode(input) : input) as Uint8Array<ArrayBuffer>)));
 
 export const randomToken = (byteLength = 32): string =>
   bytesToBase64Url(crypto.getRandomValues(new Uint8Array(byteLength)));

@@ -13,8 +13,12 @@ export interface ClaimRequest {
   staleAfterMinutes: number;
 }
 
-/** Either the caller now holds the key (do the work, then finalise or release), or the stored answer to replay. */
-export type ClaimOutcome = { kind: 'claimed'; claimId: string } | { kind: 'replay'; response: unknown };
+/**
+ * Either the caller now holds the key (do the work, then finalise or release), or a replay: the
+ * record the key made, and its sealed answer when that was recorded (each operation shapes its own
+ * answer from the record when it was not).
+ */
+export type ClaimOutcome = { kind: 'claimed'; claimId: string } | { kind: 'replay'; recordId: string; response: unknown | undefined };
 
 const inFlight = () => conflict('Idempotency-Key: a request with this key is still being processed; retry later', 'IDEMPOTENCY_KEY_IN_FLIGHT');
 const mismatch = () => new ApiError(422, 'Idempotency-Key: was already used with a different request body', 'IDEMPOTENCY_KEY_MISMATCH');
@@ -42,11 +46,12 @@ export const claimIdempotencyKey = async (db: Database, box: SecretBox, request:
     return claimIdempotencyKey(db, box, request, attempt + 1);
   }
   if (existing.bodyDigest !== request.bodyDigest) throw mismatch();
-  if (existing.finalisedAt && existing.sealedResponse) {
-    return { kind: 'replay', response: await box.decryptJson(existing.sealedResponse) };
+  // A finished claim always names its record (finaliseClaim sets it; deleting the record deletes the claim).
+  if (existing.recordId) {
+    // The work was recorded but its answer perhaps not (a crash in between): then the record is the answer.
+    const response = existing.finalisedAt && existing.sealedResponse ? await box.decryptJson(existing.sealedResponse) : undefined;
+    return { kind: 'replay', recordId: existing.recordId, response };
   }
-  // The work was recorded but its answer not (a crash in between): the record is the answer.
-  if (existing.recordId) return { kind: 'replay', response: { credentialId: existing.recordId } };
   const [takenOver] = await db
     .update(idempotencyKeys)
     .set({ claimedAt: new Date(), updatedAt: new Date() })

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
-import { serviceInstances } from '../../db/schema/index.ts';
 import type { DomainDeps } from '../deps.ts';
 import type { StorageAdapter } from '../adapters/storage/storage-adapter.ts';
-import { storageAdapterOf } from '../render-templates/template-storage.ts';
+import { deleteStoredObject } from '../service-instances/storage-instance.ts';
 
 export interface CopyCoordinates {
   storageServiceInstanceId: string | null;
@@ -21,7 +19,8 @@ export const deleteCopyBestEffort = async (
   adapter?: StorageAdapter,
 ): Promise<void> => {
   try {
-    await (adapter ?? (await adapterOfInstance(deps, copy.storageServiceInstanceId))).delete(copy.storageExternalId, { encrypted: true });
+    if (adapter) await adapter.delete(copy.storageExternalId, { encrypted: true });
+    else await deleteStoredObject(deps, { storageServiceInstanceId: copy.storageServiceInstanceId, objectId: copy.storageExternalId, encrypted: true });
   } catch (error) {
     deps.logger.warn('Library copy could not be deleted from storage', {
       correlationId: deps.correlationId,
@@ -30,10 +29,4 @@ export const deleteCopyBestEffort = async (
       error: String(error),
     });
   }
-};
-
-const adapterOfInstance = async (deps: DomainDeps, instanceId: string | null): Promise<StorageAdapter> => {
-  const [row] = instanceId ? await deps.db.select().from(serviceInstances).where(eq(serviceInstances.id, instanceId)) : [];
-  if (!row) throw new Error('its storage service instance no longer exists');
-  return storageAdapterOf(deps, row.configEncrypted);
 };

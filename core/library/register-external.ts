@@ -77,10 +77,7 @@ export const registerExternal = async (
     bodyDigest: await bodyDigest(input.body),
     staleAfterMinutes: input.staleClaimMinutes,
   });
-  if (claim.kind === 'replay') {
-    const answer = claim.response as { recordId?: string; credentialId?: string };
-    return { recordId: (answer.recordId ?? answer.credentialId)!, replayed: true };
-  }
+  if (claim.kind === 'replay') return { recordId: claim.recordId, replayed: true };
   let recordId: string;
   try {
     const source = await fetchSource(deps.fetcher, registration.sourceUrl, deps.allowPrivateUrls);

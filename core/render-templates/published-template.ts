@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { renderTemplates } from '../../db/schema/index.ts';
-import { bytesToHex } from '../crypto/encoding.ts';
+import { bytesToHex, sha256Hex } from '../crypto/encoding.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Fetcher } from '../net/fetcher.ts';
@@ -25,8 +25,6 @@ const remember = (digestHex: string, html: string) => {
 
 const notPublished = () => new ApiError(404, 'url: not a render template published by this service', 'TEMPLATE_NOT_FOUND');
 const unavailable = () => new ApiError(502, 'The render template could not be read from its storage service', 'TEMPLATE_UNAVAILABLE');
-
-const sha256HexOf = async (bytes: Uint8Array) => bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 
 /**
  * The HTML of a render template this service published, found by the URL a credential's render
@@ -60,7 +58,7 @@ export const readPublishedTemplate = async (deps: PublishedTemplateDeps, url: st
     deps.logger.warn('Verify page: a published render template could not be read', { correlationId: deps.correlationId, url: row.storageUrl, error: String(error) });
     throw unavailable();
   }
-  if ((await sha256HexOf(bytes)) !== recordedHex) {
+  if ((await sha256Hex(bytes)) !== recordedHex) {
     deps.logger.warn('Verify page: a published render template no longer matches its recorded digest', { correlationId: deps.correlationId, url: row.storageUrl });
     throw unavailable();
   }

@@ -4,7 +4,8 @@ import { renderTemplates, serviceInstances } from '../../db/schema/index.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { SYSTEM_SERVICE_IDS } from '../settings/system-services.ts';
 import { sanitizeTemplate } from './sanitize.ts';
-import { storageAdapterOf, type TemplateDeps } from './template-storage.ts';
+import { storageAdapterFor } from '../service-instances/storage-instance.ts';
+import type { TemplateDeps } from './template-storage.ts';
 
 /** What each core credential shows first: a title and the fields of its subject that matter most. */
 const VIEWS: Record<string, { title: string; fields: [string, string][] }> = {
@@ -51,7 +52,7 @@ ${rows}
 export const seedSystemTemplates = async (deps: TemplateDeps): Promise<number> => {
   const [storage] = await deps.db.select().from(serviceInstances).where(eq(serviceInstances.id, SYSTEM_SERVICE_IDS.STORAGE));
   if (!storage) return 0;
-  const adapter = await storageAdapterOf(deps, storage.configEncrypted);
+  const adapter = await storageAdapterFor(deps, storage.configEncrypted);
   let created = 0;
   for (const model of CORE_DATA_MODELS) {
     const [existing] = await deps.db

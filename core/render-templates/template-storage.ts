@@ -20,10 +20,8 @@ export const resolveTemplateStorage = async (
   requestedId: string | undefined,
 ): Promise<{ id: string; adapter: StorageAdapter }> => {
   const row = await resolveStorageInstance(deps.db, tenantId, requestedId, 'storageOptions.serviceInstanceId');
-  return { id: row.id, adapter: await storageAdapterOf(deps, row.configEncrypted) };
+  return { id: row.id, adapter: await storageAdapterFor(deps, row.configEncrypted) };
 };
-
-export const storageAdapterOf = (deps: TemplateDeps, configEncrypted: string) => storageAdapterFor(deps, configEncrypted);
 
 /** Removes stored content after its record is gone; failures are logged, never raised. */
 export const deleteContentBestEffort = async (
@@ -35,7 +33,7 @@ export const deleteContentBestEffort = async (
     try {
       const [row] = await deps.db.select().from(serviceInstances).where(eq(serviceInstances.id, item.storageServiceInstanceId));
       if (!row) continue;
-      await (await storageAdapterOf(deps, row.configEncrypted)).delete(item.storageObjectId, { encrypted: false });
+      await (await storageAdapterFor(deps, row.configEncrypted)).delete(item.storageObjectId, { encrypted: false });
     } catch (error) {
       deps.logger.warn('Template content could not be deleted from storage', { objectId: item.storageObjectId, error: String(error) });
     }

@@ -32,3 +32,19 @@ export const resolveStorageInstance = async (db: Queryable, tenantId: string, re
 
 export const storageAdapterFor = async (deps: { box: SecretBox; fetcher: Fetcher }, configEncrypted: string): Promise<StorageAdapter> =>
   createStorageAdapter((await deps.box.decryptJson(configEncrypted)) as StorageConfig, deps.fetcher);
+
+/**
+ * Deletes one stored object through the storage instance that holds it; throws when that instance
+ * is gone (or unset) or the delete fails. Callers that remove a record first catch it and log where
+ * the object is, so nothing is left upstream without a trace here.
+ */
+export const deleteStoredObject = async (
+  deps: { db: Queryable; box: SecretBox; fetcher: Fetcher },
+  object: { storageServiceInstanceId: string | null; objectId: string; encrypted: boolean },
+): Promise<void> => {
+  const [instance] = object.storageServiceInstanceId
+    ? await deps.db.select().from(serviceInstances).where(eq(serviceInstances.id, object.storageServiceInstanceId))
+    : [];
+  if (!instance) throw new Error('its storage service instance no longer exists');
+  await (await storageAdapterFor(deps, instance.configEncrypted)).delete(object.objectId, { encrypted: object.encrypted });
+};

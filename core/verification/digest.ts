@@ -2,7 +2,7 @@ import { base16 } from 'multiformats/bases/base16';
 import { base58btc } from 'multiformats/bases/base58';
 import { base64url } from 'multiformats/bases/base64';
 import { decode as decodeMultihash } from 'multiformats/hashes/digest';
-import { bytesToHex } from '../crypto/encoding.ts';
+import { bytesToHex, sha256Hex } from '../crypto/encoding.ts';
 import { VerificationStop } from './outcome.ts';
 
 const SHA2_256 = 0x12;
@@ -27,8 +27,6 @@ export interface ExpectedDigest {
   hash?: string;
 }
 
-const sha256Hex = async (bytes: Uint8Array) => bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
-
 /**
  * Compares the stored document with the integrity values the caller holds (each one given must
  * match). The storage service hashes the exact JSON text it stores; a source that re-serialises the
@@ -39,7 +37,7 @@ export const checkDigest = async (expected: ExpectedDigest, bytes: Uint8Array, d
   const ofBytes = await sha256Hex(bytes);
   let ofSerialisation: string | undefined;
   const matches = async (hex: string) =>
-    hex === ofBytes || hex === (ofSerialisation ??= await sha256Hex(new TextEncoder().encode(JSON.stringify(document))));
+    hex === ofBytes || hex === (ofSerialisation ??= await sha256Hex(JSON.stringify(document)));
   if (expected.digestMultibase !== undefined) {
     const wanted = sha256OfMultibase(expected.digestMultibase);
     if (!wanted || !(await matches(bytesToHex(wanted)))) {

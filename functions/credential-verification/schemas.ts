@@ -2,15 +2,14 @@ import { z } from '@hono/zod-openapi';
 import { LEGACY_HASH, sha256OfMultibase } from '../../core/verification/digest.ts';
 import { publicUrlProblem } from '../../core/net/public-url.ts';
 import { ErrorResponseSchema, jsonResponse } from '../platform/openapi-responses.ts';
-import { TEXT_LIMITS } from '../platform/fields.ts';
+import { aesKeyHex, TEXT_LIMITS, typeError } from '../platform/fields.ts';
 
-const typeError = (issue: { input?: unknown }) =>
-  issue.input === null ? 'must not be null' : issue.input === undefined ? 'is required' : 'must be a string';
+const notAString = typeError('a string');
 
 /** The verification request: the same names in a JSON body (POST) and in the query (GET). */
 const fields = {
   uri: z
-    .string({ error: typeError })
+    .string({ error: notAString })
     .max(TEXT_LIMITS.url, `must be at most ${TEXT_LIMITS.url} characters`)
     .superRefine((value, ctx) => {
       // Scheme and userinfo here; private addresses are judged with the setting by the pipeline.
@@ -19,21 +18,18 @@ const fields = {
     })
     .openapi({ example: 'https://storage.example.com/api/v4/documents/3f1c….json', description: 'Where the credential (or its encrypted envelope) is stored: absolute http(s), no userinfo, public addresses only unless FETCH_ALLOW_PRIVATE_URLS is true' }),
   digestMultibase: z
-    .string({ error: typeError })
+    .string({ error: notAString })
     .max(256, 'must be at most 256 characters')
     .refine((value) => sha256OfMultibase(value) !== undefined, 'must be a multibase-encoded sha2-256 multihash')
     .optional()
     .openapi({ example: 'zQmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG', description: 'SHA-256 of the stored document as a multibase multihash (what the storage service returns)' }),
   hash: z
-    .string({ error: typeError })
+    .string({ error: notAString })
     .max(64, 'must be 64 lowercase hexadecimal characters')
     .regex(LEGACY_HASH, 'must be 64 lowercase hexadecimal characters')
     .optional()
     .openapi({ description: 'Legacy SHA-256 of the stored document as lowercase hex' }),
-  decryptionKey: z
-    .string({ error: typeError })
-    .max(64, 'must be 64 hexadecimal characters')
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
+  decryptionKey: aesKeyHex()
     .optional()
     .openapi({ description: 'AES-256-GCM key (64 hex characters) of an encrypted credential; never stored or logged' }),
 };

@@ -243,4 +243,22 @@ describe('issueCredential for batch items: whether a failure came after the sign
     expect(storageDown).toMatchObject({ status: 502, code: 'STORAGE_UNAVAILABLE' });
     expect(isDispatchedFault(storageDown)).toBe(true);
   });
+
+  it('a record that cannot be written after storing removes the stored copy (no orphan upstream) and is dispatched', async () => {
+    expect((await issue(valid())).status).toBe(201);
+    const deps = issuanceDeps(rig.t.services);
+    const before = { ...(await recordCount()), stored: await storedObjects() };
+    const failure = await issueCredential(deps, tenantId, parseIssuanceRequest(valid(), deps.issuance), {
+      onRecorded: async () => {
+        throw new Error('record write failed');
+      },
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(isDispatchedFault(failure)).toBe(true);
+    expect(await recordCount()).toEqual({ records: before.records, issued: before.issued });
+    expect(await storedObjects()).toBe(before.stored);
+  });
 });

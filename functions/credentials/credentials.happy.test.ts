@@ -160,6 +160,16 @@ describe('Idempotency-Key', () => {
     expect((await issue(b, { 'Idempotency-Key': 'order-3' })).body).toEqual(taken.body);
   });
 
+  it('a credential recorded whose answer was not (a crash in between) replays its id, and nothing is issued again', async () => {
+    const b = body();
+    const first = await issue(b, { 'Idempotency-Key': 'order-5' });
+    expect(first.status).toBe(201);
+    await rig.t.db.update(idempotencyKeys).set({ sealedResponse: null, finalisedAt: null }).where(eq(idempotencyKeys.key, 'order-5'));
+    const again = await issue(b, { 'Idempotency-Key': 'order-5' });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ credentialId: first.body.credentialId });
+  });
+
   it('deleting the credential frees its key', async () => {
     const b = body();
     const first = await issue(b, { 'Idempotency-Key': 'order-4' });

@@ -7,7 +7,7 @@ import { pageQuerySchema } from '../platform/pagination.ts';
 
 const instant = () => z.string().openapi({ format: 'date-time' });
 
-export const IssuanceWarningSchema = z
+const IssuanceWarningSchema = z
   .object({
     code: z.string().openapi({ example: 'IDR_PUBLISH_FAILED' }),
     message: z.string(),

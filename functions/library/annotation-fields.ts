@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CORE_TYPE_CODE_LIST } from '../../core/library/credential-types.ts';
-import { nonBlankText, text, unpaddedText } from '../platform/fields.ts';
+import { aesKeyHex, nonBlankText, text, unpaddedText } from '../platform/fields.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const isCalendarDay = (value: string) => {
@@ -18,11 +18,7 @@ export const annotationFields = {
 
 /** The supplier's key of an encrypted source (register, or open a copy still encrypted). */
 export const sourceEncryptionField = z.object({
-  decryptionKey: z
-    .string({ error: () => 'must be a string' })
-    .max(64, 'must be 64 hexadecimal characters')
-    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters')
-    .openapi({ description: 'AES-256-GCM key of an encrypted source; used once, never stored or shown' }),
+  decryptionKey: aesKeyHex().openapi({ description: 'AES-256-GCM key of an encrypted source; used once, never stored or shown' }),
   encryptionMethod: z.enum(['AES-256-GCM'], { error: () => 'must be AES-256-GCM' }).optional(),
 });
 

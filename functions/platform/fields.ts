@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { TEXT_LIMITS, tooLongMessage, type TextKind } from '../../core/text-limits.ts';
 
 /** Messages for the field rules shared by every resource; one place for each. */
-const typeError = (expected: string) => (issue: { input?: unknown }) =>
+export const typeError = (expected: string) => (issue: { input?: unknown }) =>
   issue.input === null ? 'must not be null' : issue.input === undefined ? 'is required' : `must be ${expected}`;
 
 export { TEXT_LIMITS, type TextKind };
@@ -19,6 +19,13 @@ export const unpaddedText = (kind: TextKind = 'name') =>
   nonBlankText(kind).refine((v) => v === v.trim(), 'must not have leading or trailing whitespace');
 
 export const idText = () => text('id').min(1, 'must not be empty');
+
+/** An AES-256-GCM key as 64 hexadecimal characters (the key of an encrypted credential); checked here, never stored. */
+export const aesKeyHex = () =>
+  z
+    .string({ error: typeError('a string') })
+    .max(64, 'must be 64 hexadecimal characters')
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters');
 
 export const bool = () => z.boolean({ error: typeError('a boolean') });
 

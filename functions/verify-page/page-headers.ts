@@ -9,7 +9,7 @@ import type { MiddlewareHandler } from 'hono';
  * `<style>` and its https images would be blocked. The page itself never writes untrusted markup (it
  * uses `textContent`), and the frame adds a stricter policy of its own (see `assets/render.js`).
  */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
