@@ -32,6 +32,8 @@ export const renderTemplates = pgTable(
   },
   (t) => [
     index('render_templates_model_idx').on(t.dataModelId),
+    // The public verify page looks a template up by the URL a credential's render method names.
+    index('render_templates_storage_url_idx').on(t.storageUrl),
     uniqueIndex('render_templates_one_default_idx').on(t.tenantId, t.dataModelId).where(sql`${t.isDefault}`),
   ],
 );

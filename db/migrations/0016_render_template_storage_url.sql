@@ -1,0 +1,1 @@
+CREATE INDEX "render_templates_storage_url_idx" ON "render_templates" USING btree ("storage_url");
