@@ -69,6 +69,26 @@ const listen = (server: Server, port: number) =>
     server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
 
+/** A client credentials grant at `issuer`'s token endpoint, as a service account would do it. */
+export const requestClientCredentialsToken = async (
+  issuer: string,
+  clientId: string,
+  clientSecret: string,
+  resource = API_RESOURCE,
+): Promise<string> => {
+  const response = await fetch(`${issuer}/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`,
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'api' }),
+  });
+  const body = (await response.json()) as { access_token?: string; error_description?: string };
+  if (!body.access_token) throw new Error(`local IDP refused the token request: ${body.error_description}`);
+  return body.access_token;
+};
+
 export const startLocalIdp = async (options: LocalIdpOptions): Promise<LocalIdp> => {
   const server = createServer();
   const port = await listen(server, options.port ?? 0);
@@ -173,19 +193,8 @@ export const startLocalIdp = async (options: LocalIdpOptions): Promise<LocalIdp>
     issuer,
     provider,
     requestCount: (path) => requestCounts.get(path) ?? 0,
-    clientCredentialsToken: async (clientId, clientSecret, resource = apiResource) => {
-      const response = await fetch(`${issuer}/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`,
-        },
-        body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: 'api' }),
-      });
-      const body = (await response.json()) as { access_token?: string; error_description?: string };
-      if (!body.access_token) throw new Error(`local IDP refused the token request: ${body.error_description}`);
-      return body.access_token;
-    },
+    clientCredentialsToken: (clientId, clientSecret, resource = apiResource) =>
+      requestClientCredentialsToken(issuer, clientId, clientSecret, resource),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -110,6 +110,22 @@ describe('correlation ids', () => {
     const tooLong = await t.call('GET', '/api/health', { headers: { 'x-correlation-id': 'a'.repeat(129) } });
     expect(tooLong.headers.get('x-correlation-id')).not.toBe('a'.repeat(129));
   });
+
+  it('carries the id on every kind of response: JSON, HTML, redirect, 404, 400 and the OpenAPI document', async () => {
+    const headers = { 'x-correlation-id': 'kinds-1' };
+    for (const [path, status] of [
+      [LIST, 200],
+      ['/api-docs', 200],
+      ['/api-docs/openapi.json', 200],
+      ['/', 302],
+      ['/api/v1/no-such-group', 404],
+      [`${LIST}?limit=1&limit=2`, 400],
+    ] as const) {
+      const response = await t.call('GET', path, { token, headers });
+      expect(response.status, path).toBe(status);
+      expect(response.headers.get('x-correlation-id'), path).toBe('kinds-1');
+    }
+  });
 });
 
 describe('unexpected errors', () => {

@@ -65,15 +65,24 @@ const pathProblem = (pathname: string, routePath: string | undefined): string | 
 const operationPath = (c: Context) =>
   matchedRoutes(c).filter((r) => r.method !== 'ALL' && !r.path.endsWith('*')).at(-1)?.path;
 
+/** Methods whose fetch-API Request never has a body: nothing to parse (and `c.req.raw.body` would build a full Request). */
+const BODILESS_METHODS = new Set(['GET', 'HEAD']);
+
 export const rejectUnstorableText = createMiddleware<AppEnv>(async (c, next) => {
-  const pathname = new URL(c.req.url).pathname;
+  const url = c.req.url;
+  const queryStart = url.indexOf('?');
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  const pathname = url.slice(pathStart, queryStart === -1 ? undefined : queryStart);
+  // A raw URL is ASCII: only percent-encoding can carry a NUL or a surrogate, so a path without `%` passes.
   const problem =
-    pathProblem(pathname, operationPath(c)) ??
-    Object.entries(c.req.queries()).flatMap(([name, values]) =>
-      !storable(name) ? [`query: a parameter name ${UNSTORABLE}`] : values.filter((v) => !storable(v)).map(() => `${name}: ${UNSTORABLE}`),
-    )[0];
+    (pathname.includes('%') ? pathProblem(pathname, operationPath(c)) : undefined) ??
+    (queryStart === -1
+      ? undefined
+      : Object.entries(c.req.queries()).flatMap(([name, values]) =>
+          !storable(name) ? [`query: a parameter name ${UNSTORABLE}`] : values.filter((v) => !storable(v)).map(() => `${name}: ${UNSTORABLE}`),
+        )[0]);
   if (problem) throw badRequest(problem);
-  if (c.req.raw.body && JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+  if (!BODILESS_METHODS.has(c.req.method) && c.req.raw.body && JSON_TYPE.test(c.req.header('content-type') ?? '')) {
     const bodyProblem = jsonProblem(await c.req.json());
     if (bodyProblem) throw badRequest(bodyProblem);
   }

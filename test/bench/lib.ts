@@ -16,7 +16,7 @@ import { buildApp } from '../../functions/app.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
 import { Authenticator } from '../../functions/platform/auth/authenticator.ts';
 import { createServices } from '../../functions/platform/services.ts';
-import { startLocalIdp } from '../../scripts/local-idp.ts';
+import { requestClientCredentialsToken, type LocalIdpOptions } from '../../scripts/local-idp.ts';
 import { startPostgres } from '../rig/postgres-server.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 
@@ -82,7 +82,7 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
   let handler: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
   const api = await listen((request) => handler(request));
   const account = { clientId: 'bench-service', clientSecret: 'bench-service-secret' };
-  const idp = await startLocalIdp({
+  const idp = await startIdpProcess({
     audience: TEST_AUDIENCE,
     appClient: { ...TEST_APP_CLIENT, redirectUris: [`${api.url}/auth/callback`] },
     serviceAccounts: [account],
@@ -116,7 +116,7 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
     sql,
     databaseUrl,
     issuer: idp.issuer,
-    token: () => idp.clientCredentialsToken(account.clientId, account.clientSecret),
+    token: () => requestClientCredentialsToken(idp.issuer, account.clientId, account.clientSecret),
     close: async () => {
       await api.close();
       await verifyingApi.close();
@@ -131,6 +131,34 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
     },
   };
 };
+
+const idpProgram = join(dirname(fileURLToPath(import.meta.url)), 'idp-process.ts');
+
+/** The local OIDC provider in its own process (see idp-process.ts for why). */
+const startIdpProcess = (options: LocalIdpOptions): Promise<{ issuer: string; close(): Promise<void> }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', idpProgram], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    const onExit = (code: number | null) => reject(new Error(`the bench identity provider exited with ${code}`));
+    child.once('exit', onExit);
+    child.once('error', reject);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (!output.includes('\n')) return;
+      child.off('exit', onExit);
+      const { issuer } = JSON.parse(output) as { issuer: string };
+      resolve({
+        issuer,
+        close: async () => {
+          if (child.exitCode !== null) return;
+          const exited = new Promise((done) => child.once('exit', done));
+          child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+    child.stdin.end(JSON.stringify(options));
+  });
 
 /** Calls the API once (fixtures); throws on an unexpected status. */
 export const callJson = async (
