@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../core/errors.ts';
 import { createLogger } from '../../core/logging/logger.ts';
-import { correlationId } from './correlation-id.ts';
+import { assignCorrelationId } from './correlation-id.ts';
 import type { AppEnv, Services } from './env.ts';
 import { handleError } from './error-handler.ts';
 
@@ -11,7 +11,8 @@ const appThrowing = (error: Error) => {
   const lines: { level: string; message: string; correlationId?: string; code?: string }[] = [];
   const logger = createLogger('debug', (line) => lines.push(JSON.parse(line)));
   const app = new OpenAPIHono<AppEnv>();
-  app.use('*', correlationId, async (c, next) => {
+  app.use('*', async (c, next) => {
+    assignCorrelationId(c);
     c.set('services', { logger } as Services);
     await next();
   });

@@ -1,6 +1,5 @@
-import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import { badRequest } from '../../core/errors.ts';
-import type { AppEnv } from './env.ts';
 
 /**
  * Query parameters that may repeat, by path: a list filter ORs its values (the library's `type`, `tag`
@@ -11,7 +10,7 @@ const REPEATABLE: Record<string, ReadonlySet<string>> = {
 };
 
 /** A repeat of a single-valued query parameter is a 400 naming the parameter. */
-export const rejectRepeatedQuery = createMiddleware<AppEnv>(async (c, next) => {
+export const rejectRepeatedQuery = (c: Context): void => {
   // Only the query string is parsed (no whole-URL parse per request), and only when there is one.
   const url = c.req.url;
   const start = url.indexOf('?');
@@ -24,5 +23,4 @@ export const rejectRepeatedQuery = createMiddleware<AppEnv>(async (c, next) => {
       seen.add(key);
     }
   }
-  await next();
-});
+};

@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError, badRequest } from '../../core/errors.ts';
 import type { AppEnv } from './env.ts';
+import { rejectUnstorableJson } from './unstorable-text.ts';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\b/i;
 const limiters = new Map<number, ReturnType<typeof bodyLimit>>();
@@ -23,16 +24,15 @@ const limiterFor = (maxSize: number) => {
 /** A batch submission carries many requests: its own, larger limit (MAX_BATCH_REQUEST_BODY_BYTES). */
 const BATCH_SUBMISSION = /\/credentials\/batches\/?$/;
 
-/** A fetch-API Request with these methods never has a body (`new Request` refuses one). */
-const BODILESS_METHODS = new Set(['GET', 'HEAD']);
+/** The methods whose requests may carry a body: only these pass through `requestBody`. */
+export const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * MAX_REQUEST_BODY_BYTES (413) for every operation with a body (a batch submission: its own limit), then an early JSON parse so an
- * unparseable body is a 400 `Invalid JSON body` before any validator runs (Hono caches the parse).
+ * unparseable body is a 400 `Invalid JSON body` before any validator runs (Hono caches the parse), then storable text in it.
+ * Mounted for BODY_METHODS only: on a GET, reading `c.req.raw.body` would make the Node adapter build a full Request.
  */
 export const requestBody = createMiddleware<AppEnv>(async (c, next) => {
-  // Reading `c.req.raw.body` makes the Node adapter build a full Request: skip it where there is no body.
-  if (BODILESS_METHODS.has(c.req.method)) return next();
   const { settings } = c.get('services');
   const limit = c.req.method === 'POST' && BATCH_SUBMISSION.test(c.req.path) ? settings.batches.maxRequestBodyBytes : settings.maxRequestBodyBytes;
   return limiterFor(limit)(c, async () => {
@@ -44,6 +44,7 @@ export const requestBody = createMiddleware<AppEnv>(async (c, next) => {
         if (error instanceof ApiError) throw error;
         throw badRequest('Invalid JSON body', 'INVALID_JSON');
       }
+      await rejectUnstorableJson(c);
     }
     await next();
   });

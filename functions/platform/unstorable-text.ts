@@ -1,8 +1,6 @@
 import type { Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import { badRequest } from '../../core/errors.ts';
-import type { AppEnv } from './env.ts';
 
 /**
  * PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates (`\u0000`, `\ud800`), so
@@ -11,7 +9,6 @@ import type { AppEnv } from './env.ts';
  * recurse) and path segments whose percent-encoding is not UTF-8.
  */
 export const MAX_JSON_DEPTH = 64;
-const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\b/i;
 const UNSTORABLE = 'must not contain NUL characters or invalid Unicode';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -65,15 +62,12 @@ const pathProblem = (pathname: string, routePath: string | undefined): string | 
 const operationPath = (c: Context) =>
   matchedRoutes(c).filter((r) => r.method !== 'ALL' && !r.path.endsWith('*')).at(-1)?.path;
 
-/** Methods whose fetch-API Request never has a body: nothing to parse (and `c.req.raw.body` would build a full Request). */
-const BODILESS_METHODS = new Set(['GET', 'HEAD']);
-
-export const rejectUnstorableText = createMiddleware<AppEnv>(async (c, next) => {
+/** Path segments and query parameters (a raw URL is ASCII: only percent-encoding can carry a NUL or a surrogate). */
+export const rejectUnstorableUrl = (c: Context): void => {
   const url = c.req.url;
   const queryStart = url.indexOf('?');
   const pathStart = url.indexOf('/', url.indexOf('//') + 2);
   const pathname = url.slice(pathStart, queryStart === -1 ? undefined : queryStart);
-  // A raw URL is ASCII: only percent-encoding can carry a NUL or a surrogate, so a path without `%` passes.
   const problem =
     (pathname.includes('%') ? pathProblem(pathname, operationPath(c)) : undefined) ??
     (queryStart === -1
@@ -82,9 +76,10 @@ export const rejectUnstorableText = createMiddleware<AppEnv>(async (c, next) => 
           !storable(name) ? [`query: a parameter name ${UNSTORABLE}`] : values.filter((v) => !storable(v)).map(() => `${name}: ${UNSTORABLE}`),
         )[0]);
   if (problem) throw badRequest(problem);
-  if (!BODILESS_METHODS.has(c.req.method) && c.req.raw.body && JSON_TYPE.test(c.req.header('content-type') ?? '')) {
-    const bodyProblem = jsonProblem(await c.req.json());
-    if (bodyProblem) throw badRequest(bodyProblem);
-  }
-  await next();
-});
+};
+
+/** Every string and key of a parsed JSON body, and its depth (request-body.ts calls it after the parse). */
+export const rejectUnstorableJson = async (c: Context): Promise<void> => {
+  const problem = jsonProblem(await c.req.json());
+  if (problem) throw badRequest(problem);
+};

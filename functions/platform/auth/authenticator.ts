@@ -85,12 +85,32 @@ export class Authenticator {
       name: typeof claims.name === 'string' ? claims.name : undefined,
       email: typeof claims.email === 'string' ? claims.email : undefined,
     };
-    if (this.settings.tenantMode === 'open') {
-      return this.#cached(`open:${claims.sub}`, () => resolveOpenModeTenant(db, identity));
-    }
+    const key = this.#principalKey(claims);
+    if (this.settings.tenantMode === 'open') return this.#cached(key!, () => resolveOpenModeTenant(db, identity));
     const group = this.groupOf(claims);
     if (!group) throw missingGroupClaim(this.settings.tenantClaimName);
-    return this.#cached(`closed:${claims.sub}\u0000${group}`, () => resolveClosedModeTenant(db, identity, group));
+    return this.#cached(key!, () => resolveClosedModeTenant(db, identity, group));
+  }
+
+  /**
+   * The tenant of a token verified and resolved before, while both are remembered, found without
+   * awaiting anything: the common case of a client reusing its token (the hot path of every request).
+   * Undefined when either must be done (again): then verifyAccessToken and resolvePrincipal decide.
+   */
+  knownPrincipal(token: string): (ResolvedPrincipal & { subject: string }) | undefined {
+    if (!this.#cacheVerifiedTokens) return undefined;
+    const claims = this.#verifiedTokens.get(token);
+    if (!claims || (claims.exp !== undefined && claims.exp * 1000 <= Date.now())) return undefined;
+    const key = this.#principalKey(claims);
+    const resolved = key === undefined ? undefined : this.#principals.get(key);
+    return resolved && { ...resolved, subject: claims.sub };
+  }
+
+  /** Which cached tenant a caller maps to: by subject (open mode) or subject and group (closed mode). */
+  #principalKey(claims: JWTPayload & { sub: string }): string | undefined {
+    if (this.settings.tenantMode === 'open') return `open:${claims.sub}`;
+    const group = this.groupOf(claims);
+    return group === undefined ? undefined : `closed:${claims.sub}\u0000${group}`;
   }
 
   async #cached(key: string, load: () => Promise<ResolvedPrincipal>): Promise<ResolvedPrincipal> {
