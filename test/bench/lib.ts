@@ -135,7 +135,7 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
 const idpProgram = join(dirname(fileURLToPath(import.meta.url)), 'idp-process.ts');
 
 /** The local OIDC provider in its own process (see idp-process.ts for why). */
-const startIdpProcess = (options: LocalIdpOptions): Promise<{ issuer: string; close(): Promise<void> }> =>
+export const startIdpProcess = (options: LocalIdpOptions): Promise<{ issuer: string; close(): Promise<void> }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', idpProgram], { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
