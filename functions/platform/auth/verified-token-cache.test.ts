@@ -41,4 +41,14 @@ describe('verified-token cache', () => {
     expect((await authenticator.verifyAccessToken(token)).sub).toBe('svc');
     expect(checks()).toBe(2);
   });
+
+  it('knows no principal for a token until it is verified and its tenant resolved, nor ever without the cache', async () => {
+    const cached = await authenticatorWithCountedKeys();
+    expect(cached.authenticator.knownPrincipal(cached.token)).toBeUndefined();
+    await cached.authenticator.verifyAccessToken(cached.token);
+    expect(cached.authenticator.knownPrincipal(cached.token)).toBeUndefined(); // verified, tenant not resolved yet
+    const uncached = await authenticatorWithCountedKeys({ cacheVerifiedTokens: false });
+    await uncached.authenticator.verifyAccessToken(uncached.token);
+    expect(uncached.authenticator.knownPrincipal(uncached.token)).toBeUndefined();
+  });
 });
