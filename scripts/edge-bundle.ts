@@ -7,7 +7,7 @@ import { dirname, join, sep } from 'node:path';
  * The AWS SDK's browser XML parser needs `DOMParser`, which edge runtimes lack: its own JavaScript
  * parser (the Node one) is used instead.
  */
-const awsXmlParserWithoutDom: Plugin = {
+export const awsXmlParserWithoutDom: Plugin = {
   name: 'aws-xml-parser-without-dom',
   setup(builder) {
     builder.onResolve({ filter: /^\.\/xml-parser$/ }, (args) =>
@@ -20,7 +20,7 @@ const awsXmlParserWithoutDom: Plugin = {
  * zod re-exports every message locale (`z.locales`, ~260 KB minified) though only English is ever used
  * (zod configures it itself, and so do we): inside zod, the locale index resolves to English alone.
  */
-const zodEnglishOnly: Plugin = {
+export const zodEnglishOnly: Plugin = {
   name: 'zod-english-only',
   setup(builder) {
     builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
@@ -31,6 +31,27 @@ const zodEnglishOnly: Plugin = {
     builder.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
       resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * `@hono/zod-openapi` passes the whole `z` namespace to `extendZodWithOpenApi(z)`, which only reads
+ * `z.ZodType` (to add `.openapi()` to its prototype); passing the namespace as a value keeps every zod export
+ * in the bundle (~110 KB minified: JSON Schema conversion, the `z.compile` code generator). Inside that package,
+ * `zod` resolves to `{ ZodType }` alone, so esbuild shakes zod down to what our schemas use. Our code therefore
+ * imports zod itself (`import * as z from 'zod'`, test/edge/zod-imports.test.ts), never `z` from `@hono/zod-openapi`.
+ */
+export const zodOpenApiExtendsZodTypeOnly: Plugin = {
+  name: 'zod-openapi-extends-zod-type-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^zod$/ }, (args) =>
+      args.importer.includes(`${sep}node_modules${sep}@hono${sep}zod-openapi${sep}`) ? { path: 'zod', namespace: 'zod-type-only' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-type-only' }, () => ({
+      contents: `import { ZodType } from 'zod'; export const z = { ZodType };`,
+      resolveDir: process.cwd(),
       loader: 'js',
     }));
   },
@@ -54,12 +75,31 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     mainFields: ['module', 'main'],
     external: ['node:*', 'cloudflare:*'],
     minify: true,
-    plugins: platform === 'browser' ? [awsXmlParserWithoutDom, zodEnglishOnly] : [zodEnglishOnly],
+    plugins: platform === 'browser' ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly] : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly],
     metafile: true,
     logLevel: 'error',
   });
   const [output] = Object.values(result.metafile.outputs);
-  return { bytes: output!.bytes };
+  return { bytes: output!.bytes, inputs: output!.inputs };
+};
+
+/** The package an input file belongs to (`zod`, `@hono/zod-openapi`), or our own top directory (`core/`). */
+const packageOf = (file: string) => {
+  const parts = file.split('/');
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) return `${parts[0]}/`;
+  return parts[at + 1]!.startsWith('@') ? `${parts[at + 1]}/${parts[at + 2]}` : parts[at + 1]!;
+};
+
+/** Where a bundle's bytes go: bytes in the output per package (or our top directory) and the largest files. */
+export const analyzeInputs = (inputs: Record<string, { bytesInOutput: number }>, topFiles = 15) => {
+  const byPackage = new Map<string, number>();
+  for (const [file, { bytesInOutput }] of Object.entries(inputs)) byPackage.set(packageOf(file), (byPackage.get(packageOf(file)) ?? 0) + bytesInOutput);
+  const files = Object.entries(inputs)
+    .map(([file, { bytesInOutput }]) => ({ file, bytes: bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, topFiles);
+  return { packages: [...byPackage].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes), files };
 };
 
 export interface EdgeEntry {
@@ -86,11 +126,25 @@ export const edgeEntries = (functionsDir = 'functions'): EdgeEntry[] => [
   { group: 'storage', entry: 'storage-service/edge.ts', platform: 'browser', main: 'dist/edge/storage.js' },
 ];
 
+/**
+ * `npm run build:edge` builds every entry into dist/edge; `npm run build:edge -- --analyze [group…]` also
+ * prints where each bundle's bytes go (per package and the largest input files, from esbuild's metafile).
+ * KB are 1000 bytes, as in the size budgets (test/edge/bundle-size.test.ts).
+ */
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const { group, entry, platform } of edgeEntries()) {
+  const args = process.argv.slice(2);
+  const analyze = args.includes('--analyze');
+  const only = args.filter((a) => !a.startsWith('--'));
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+  for (const { group, entry, platform } of edgeEntries().filter((e) => only.length === 0 || only.includes(e.group))) {
     const outfile = join('dist', 'edge', `${group}.js`);
-    const { bytes } = await bundleEdgeEntry(entry, outfile, platform);
+    const { bytes, inputs } = await bundleEdgeEntry(entry, outfile, platform);
     const gzipped = gzipSync(readFileSync(outfile)).length;
-    console.log(`${outfile}: ${(bytes / 1024).toFixed(0)} KB minified, ${(gzipped / 1024).toFixed(0)} KB gzip`);
+    console.log(`${outfile}: ${kb(bytes)} minified, ${kb(gzipped)} gzip`);
+    if (!analyze) continue;
+    const { packages, files } = analyzeInputs(inputs);
+    for (const { name, bytes: b } of packages) console.log(`  ${kb(b).padStart(10)}  ${name}`);
+    console.log('  largest files:');
+    for (const { file, bytes: b } of files) console.log(`  ${kb(b).padStart(10)}  ${file}`);
   }
 }
