@@ -50,8 +50,107 @@ export const zodOpenApiExtendsZodTypeOnly: Plugin = {
       args.importer.includes(`${sep}node_modules${sep}@hono${sep}zod-openapi${sep}`) ? { path: 'zod', namespace: 'zod-type-only' } : undefined,
     );
     builder.onLoad({ filter: /.*/, namespace: 'zod-type-only' }, () => ({
-      contents: `import { ZodType } from 'zod'; export const z = { ZodType };`,
+      contents: [
+        `import { ZodType } from 'zod';`,
+        `const only = { ZodType };`,
+        `const fail = (name) => { throw new Error("z." + String(name) + " is not available from @hono/zod-openapi on the edge: import * as z from 'zod' (scripts/edge-bundle.ts)"); };`,
+        `export const z = new Proxy(only, { get: (target, name) => (name in target ? target[name] : fail(name)) });`,
+      ].join('\n'),
       resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * A resource group on the edge serves its routes, not the OpenAPI document (only the Node web process and
+ * the storage service serve /api-docs): inside `@hono/zod-openapi`, `@asteasolutions/zod-to-openapi` resolves
+ * to its registry, `.openapi()` extension and metadata reader, which routes use, with generators that throw
+ * (~20 KB minified). The storage service keeps the real package: it serves its own /api-docs on the edge too.
+ */
+export const openApiWithoutGenerators: Plugin = {
+  name: 'openapi-without-generators',
+  setup(builder) {
+    builder.onResolve({ filter: /^@asteasolutions\/zod-to-openapi$/ }, (args) =>
+      args.namespace === 'file' && args.importer.includes(`${sep}node_modules${sep}@hono${sep}zod-openapi${sep}`)
+        ? { path: args.resolveDir, namespace: 'openapi-without-generators' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'openapi-without-generators' }, (args) => ({
+      contents: [
+        `export { OpenAPIRegistry, extendZodWithOpenApi, getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';`,
+        `class NoOpenApiDocument { constructor() { throw new Error('The OpenAPI document is not generated on the edge (see /api-docs on the web process)'); } }`,
+        `export { NoOpenApiDocument as OpenApiGeneratorV3, NoOpenApiDocument as OpenApiGeneratorV31 };`,
+      ].join('\n'),
+      resolveDir: args.path,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The names a package module exports as `export const|function|class NAME` (to stand in for each of them). */
+const exportedNames = (file: string) => [...readFileSync(file, 'utf8').matchAll(/^export (?:const|function|class) (\w+)/gm)].map((m) => m[1]!);
+
+const NOT_ON_EDGE = `() => { throw new Error('not bundled for the edge (scripts/edge-bundle.ts)'); }`;
+
+/**
+ * Modules of packages that edge entries provably never run, each resolved (only where the named package
+ * imports it) to a stand-in that throws if it ever is:
+ * - zod's JSON Schema conversion (~17 KB minified): every schema carries `toJSONSchema()` and a `processJSONSchema`
+ *   hook, but nothing here converts schemas (zod-to-openapi has its own generator); `aggregateChecks` stays real,
+ *   for the `minLength`/`format` getters.
+ * - drizzle's builder set for `pgTable(name, (t) => ({ ... }))` (every PostgreSQL column type, ~12 KB): our tables
+ *   declare their columns as objects (`pgTable(name, { id: text('id') })`), so the callback form never runs.
+ * - postgres.js's logical-replication `sql.subscribe` and `sql.largeObject` (~5 KB): never used by us; without the
+ *   real `Subscribe`, a client no longer builds its (unconnected) replication client on every request either.
+ */
+export const unusedOnEdge: Plugin = {
+  name: 'unused-on-edge',
+  setup(builder) {
+    const standIns: { importer: string; specifier: RegExp; contents: (real: string) => string }[] = [
+      {
+        importer: join('zod', 'v4', 'classic', 'schemas.js'),
+        specifier: /^\.\.\/core\/json-schema-processors\.js$/,
+        contents: (real) =>
+          [
+            `export { aggregateChecks } from ${JSON.stringify(real)};`,
+            `const notOnEdge = ${NOT_ON_EDGE};`,
+            ...exportedNames(real)
+              .filter((name) => name !== 'aggregateChecks')
+              .map((name) => `export const ${name} = notOnEdge;`),
+          ].join('\n'),
+      },
+      {
+        importer: join('zod', 'v4', 'classic', 'schemas.js'),
+        specifier: /^\.\.\/core\/to-json-schema\.js$/,
+        contents: (real) => exportedNames(real).map((name) => `export const ${name} = () => ${NOT_ON_EDGE};`).join('\n'),
+      },
+      {
+        importer: join('drizzle-orm', 'pg-core', 'table.js'),
+        specifier: /^\.\/columns\/all\.js$/,
+        contents: () => `export const getPgColumnBuilders = ${NOT_ON_EDGE};`,
+      },
+      {
+        importer: join('postgres', 'cf', 'src', 'index.js'),
+        specifier: /^\.\/subscribe\.js$/,
+        contents: () => `export default () => ${NOT_ON_EDGE};`,
+      },
+      {
+        importer: join('postgres', 'cf', 'src', 'index.js'),
+        specifier: /^\.\/large\.js$/,
+        contents: () => `export default ${NOT_ON_EDGE};`,
+      },
+    ];
+    for (const { importer, specifier, contents } of standIns) {
+      builder.onResolve({ filter: specifier }, (args) =>
+        args.namespace === 'file' && args.importer.endsWith(`${sep}node_modules${sep}${importer}`)
+          ? { path: join(args.resolveDir, args.path), namespace: 'unused-on-edge', pluginData: contents }
+          : undefined,
+      );
+    }
+    builder.onLoad({ filter: /.*/, namespace: 'unused-on-edge' }, (args) => ({
+      contents: (args.pluginData as (real: string) => string)(args.path),
+      resolveDir: dirname(args.path),
       loader: 'js',
     }));
   },
@@ -75,7 +174,10 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     mainFields: ['module', 'main'],
     external: ['node:*', 'cloudflare:*'],
     minify: true,
-    plugins: platform === 'browser' ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly] : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly],
+    plugins:
+      platform === 'browser'
+        ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge],
     metafile: true,
     logLevel: 'error',
   });
