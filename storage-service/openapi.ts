@@ -1,4 +1,5 @@
-import { type OpenAPIHono } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import * as z from 'zod';
 import type { StorageSettings } from './settings.ts';
 

@@ -22,4 +22,19 @@ describe('zod imports', () => {
     const offenders = ['functions', 'core', 'db', 'storage-service'].flatMap(sources).filter((file) => named.test(readFileSync(file, 'utf8')));
     expect(offenders).toEqual([]);
   });
+
+  it('import @hono/zod-openapi (for a value, or bare) wherever schemas call .openapi(), so zod is extended first', () => {
+    /** A value import of the package: bare, or naming at least one binding that is not a type. */
+    const installsExtension = (source: string) =>
+      [...source.matchAll(/^import\s+(?!type\s)(?:\{([^}]*)\}\s*from\s*)?'@hono\/zod-openapi';/gm)].some(
+        ([, names]) => names === undefined || names.split(',').some((n) => n.trim() !== '' && !n.trim().startsWith('type ')),
+      );
+    const missing = ['functions', 'core', 'db', 'storage-service']
+      .flatMap(sources)
+      .filter((file) => {
+        const source = readFileSync(file, 'utf8');
+        return source.includes('.openapi(') && !installsExtension(source);
+      });
+    expect(missing).toEqual([]);
+  });
 });
