@@ -47,16 +47,18 @@ export const zodOpenApiExtendsZodTypeOnly: Plugin = {
   name: 'zod-openapi-extends-zod-type-only',
   setup(builder) {
     builder.onResolve({ filter: /^zod$/ }, (args) =>
-      args.importer.includes(`${sep}node_modules${sep}@hono${sep}zod-openapi${sep}`) ? { path: 'zod', namespace: 'zod-type-only' } : undefined,
+      args.namespace === 'file' && args.importer.includes(`${sep}node_modules${sep}@hono${sep}zod-openapi${sep}`)
+        ? { path: args.resolveDir, namespace: 'zod-type-only' }
+        : undefined,
     );
-    builder.onLoad({ filter: /.*/, namespace: 'zod-type-only' }, () => ({
+    builder.onLoad({ filter: /.*/, namespace: 'zod-type-only' }, (args) => ({
       contents: [
         `import { ZodType } from 'zod';`,
         `const only = { ZodType };`,
         `const fail = (name) => { throw new Error("z." + String(name) + " is not available from @hono/zod-openapi on the edge: import * as z from 'zod' (scripts/edge-bundle.ts)"); };`,
         `export const z = new Proxy(only, { get: (target, name) => (name in target ? target[name] : fail(name)) });`,
       ].join('\n'),
-      resolveDir: process.cwd(),
+      resolveDir: args.path,
       loader: 'js',
     }));
   },
@@ -66,7 +68,7 @@ export const zodOpenApiExtendsZodTypeOnly: Plugin = {
  * A resource group on the edge serves its routes, not the OpenAPI document (only the Node web process and
  * the storage service serve /api-docs): inside `@hono/zod-openapi`, `@asteasolutions/zod-to-openapi` resolves
  * to its registry, `.openapi()` extension and metadata reader, which routes use, with generators that throw
- * (~20 KB minified). The storage service keeps the real package: it serves its own /api-docs on the edge too.
+ * (~22 KB minified). The storage service keeps the real package: it serves its own /api-docs on the edge too.
  */
 export const openApiWithoutGenerators: Plugin = {
   name: 'openapi-without-generators',
@@ -96,10 +98,10 @@ const NOT_ON_EDGE = `() => { throw new Error('not bundled for the edge (scripts/
 /**
  * Modules of packages that edge entries provably never run, each resolved (only where the named package
  * imports it) to a stand-in that throws if it ever is:
- * - zod's JSON Schema conversion (~17 KB minified): every schema carries `toJSONSchema()` and a `processJSONSchema`
+ * - zod's JSON Schema conversion (~12 KB minified): every schema carries `toJSONSchema()` and a `processJSONSchema`
  *   hook, but nothing here converts schemas (zod-to-openapi has its own generator); `aggregateChecks` stays real,
  *   for the `minLength`/`format` getters.
- * - drizzle's builder set for `pgTable(name, (t) => ({ ... }))` (every PostgreSQL column type, ~12 KB): our tables
+ * - drizzle's builder set for `pgTable(name, (t) => ({ ... }))` (every PostgreSQL column type, ~11 KB): our tables
  *   declare their columns as objects (`pgTable(name, { id: text('id') })`), so the callback form never runs.
  * - postgres.js's logical-replication `sql.subscribe` and `sql.largeObject` (~5 KB): never used by us; without the
  *   real `Subscribe`, a client no longer builds its (unconnected) replication client on every request either.
@@ -247,6 +249,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const { packages, files } = analyzeInputs(inputs);
     for (const { name, bytes: b } of packages) console.log(`  ${kb(b).padStart(10)}  ${name}`);
     console.log('  largest files:');
-    for (const { file, bytes: b } of files) console.log(`  ${kb(b).padStart(10)}  ${file}`);
+    for (const { file, bytes: b } of files) console.log(`  ${kb(b).padStart(10)}  ${file.replace(/^.*node_modules\//, '')}`);
   }
 }
