@@ -7,7 +7,7 @@ import { dirname, join, sep } from 'node:path';
  * The AWS SDK's browser XML parser needs `DOMParser`, which edge runtimes lack: its own JavaScript
  * parser (the Node one) is used instead.
  */
-const awsXmlParserWithoutDom: Plugin = {
+export const awsXmlParserWithoutDom: Plugin = {
   name: 'aws-xml-parser-without-dom',
   setup(builder) {
     builder.onResolve({ filter: /^\.\/xml-parser$/ }, (args) =>
@@ -20,7 +20,7 @@ const awsXmlParserWithoutDom: Plugin = {
  * zod re-exports every message locale (`z.locales`, ~260 KB minified) though only English is ever used
  * (zod configures it itself, and so do we): inside zod, the locale index resolves to English alone.
  */
-const zodEnglishOnly: Plugin = {
+export const zodEnglishOnly: Plugin = {
   name: 'zod-english-only',
   setup(builder) {
     builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
@@ -30,6 +30,128 @@ const zodEnglishOnly: Plugin = {
     );
     builder.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * `@hono/zod-openapi` passes the whole `z` namespace to `extendZodWithOpenApi(z)`, which only reads
+ * `z.ZodType` (to add `.openapi()` to its prototype); passing the namespace as a value keeps every zod export
+ * in the bundle (~110 KB minified: JSON Schema conversion, the `z.compile` code generator). Inside that package,
+ * `zod` resolves to `{ ZodType }` alone, so esbuild shakes zod down to what our schemas use. Our code therefore
+ * imports zod itself (`import * as z from 'zod'`, test/edge/zod-imports.test.ts), never `z` from `@hono/zod-openapi`.
+ */
+export const zodOpenApiExtendsZodTypeOnly: Plugin = {
+  name: 'zod-openapi-extends-zod-type-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^zod$/ }, (args) =>
+      args.namespace === 'file' && args.importer.includes(`${sep}node_modules${sep}@hono${sep}zod-openapi${sep}`)
+        ? { path: args.resolveDir, namespace: 'zod-type-only' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'zod-type-only' }, (args) => ({
+      contents: [
+        `import { ZodType } from 'zod';`,
+        `const only = { ZodType };`,
+        `const fail = (name) => { throw new Error("z." + String(name) + " is not available from @hono/zod-openapi on the edge: import * as z from 'zod' (scripts/edge-bundle.ts)"); };`,
+        `export const z = new Proxy(only, { get: (target, name) => (name in target ? target[name] : fail(name)) });`,
+      ].join('\n'),
+      resolveDir: args.path,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * A resource group on the edge serves its routes, not the OpenAPI document (only the Node web process and
+ * the storage service serve /api-docs): inside `@hono/zod-openapi`, `@asteasolutions/zod-to-openapi` resolves
+ * to its registry, `.openapi()` extension and metadata reader, which routes use, with generators that throw
+ * (~22 KB minified). The storage service keeps the real package: it serves its own /api-docs on the edge too.
+ */
+export const openApiWithoutGenerators: Plugin = {
+  name: 'openapi-without-generators',
+  setup(builder) {
+    builder.onResolve({ filter: /^@asteasolutions\/zod-to-openapi$/ }, (args) =>
+      args.namespace === 'file' && args.importer.includes(`${sep}node_modules${sep}@hono${sep}zod-openapi${sep}`)
+        ? { path: args.resolveDir, namespace: 'openapi-without-generators' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'openapi-without-generators' }, (args) => ({
+      contents: [
+        `export { OpenAPIRegistry, extendZodWithOpenApi, getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';`,
+        `class NoOpenApiDocument { constructor() { throw new Error('The OpenAPI document is not generated on the edge (see /api-docs on the web process)'); } }`,
+        `export { NoOpenApiDocument as OpenApiGeneratorV3, NoOpenApiDocument as OpenApiGeneratorV31 };`,
+      ].join('\n'),
+      resolveDir: args.path,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The names a package module exports as `export const|function|class NAME` (to stand in for each of them). */
+const exportedNames = (file: string) => [...readFileSync(file, 'utf8').matchAll(/^export (?:const|function|class) (\w+)/gm)].map((m) => m[1]!);
+
+const NOT_ON_EDGE = `() => { throw new Error('not bundled for the edge (scripts/edge-bundle.ts)'); }`;
+
+/**
+ * Modules of packages that edge entries provably never run, each resolved (only where the named package
+ * imports it) to a stand-in that throws if it ever is:
+ * - zod's JSON Schema conversion (~12 KB minified): every schema carries `toJSONSchema()` and a `processJSONSchema`
+ *   hook, but nothing here converts schemas (zod-to-openapi has its own generator); `aggregateChecks` stays real,
+ *   for the `minLength`/`format` getters.
+ * - drizzle's builder set for `pgTable(name, (t) => ({ ... }))` (every PostgreSQL column type, ~11 KB): our tables
+ *   declare their columns as objects (`pgTable(name, { id: text('id') })`), so the callback form never runs.
+ * - postgres.js's logical-replication `sql.subscribe` and `sql.largeObject` (~5 KB): never used by us; without the
+ *   real `Subscribe`, a client no longer builds its (unconnected) replication client on every request either.
+ */
+export const unusedOnEdge: Plugin = {
+  name: 'unused-on-edge',
+  setup(builder) {
+    const standIns: { importer: string; specifier: RegExp; contents: (real: string) => string }[] = [
+      {
+        importer: join('zod', 'v4', 'classic', 'schemas.js'),
+        specifier: /^\.\.\/core\/json-schema-processors\.js$/,
+        contents: (real) =>
+          [
+            `export { aggregateChecks } from ${JSON.stringify(real)};`,
+            `const notOnEdge = ${NOT_ON_EDGE};`,
+            ...exportedNames(real)
+              .filter((name) => name !== 'aggregateChecks')
+              .map((name) => `export const ${name} = notOnEdge;`),
+          ].join('\n'),
+      },
+      {
+        importer: join('zod', 'v4', 'classic', 'schemas.js'),
+        specifier: /^\.\.\/core\/to-json-schema\.js$/,
+        contents: (real) => exportedNames(real).map((name) => `export const ${name} = () => ${NOT_ON_EDGE};`).join('\n'),
+      },
+      {
+        importer: join('drizzle-orm', 'pg-core', 'table.js'),
+        specifier: /^\.\/columns\/all\.js$/,
+        contents: () => `export const getPgColumnBuilders = ${NOT_ON_EDGE};`,
+      },
+      {
+        importer: join('postgres', 'cf', 'src', 'index.js'),
+        specifier: /^\.\/subscribe\.js$/,
+        contents: () => `export default () => ${NOT_ON_EDGE};`,
+      },
+      {
+        importer: join('postgres', 'cf', 'src', 'index.js'),
+        specifier: /^\.\/large\.js$/,
+        contents: () => `export default ${NOT_ON_EDGE};`,
+      },
+    ];
+    for (const { importer, specifier, contents } of standIns) {
+      builder.onResolve({ filter: specifier }, (args) =>
+        args.namespace === 'file' && args.importer.endsWith(`${sep}node_modules${sep}${importer}`)
+          ? { path: join(args.resolveDir, args.path), namespace: 'unused-on-edge', pluginData: contents }
+          : undefined,
+      );
+    }
+    builder.onLoad({ filter: /.*/, namespace: 'unused-on-edge' }, (args) => ({
+      contents: (args.pluginData as (real: string) => string)(args.path),
       resolveDir: dirname(args.path),
       loader: 'js',
     }));
@@ -54,12 +176,34 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     mainFields: ['module', 'main'],
     external: ['node:*', 'cloudflare:*'],
     minify: true,
-    plugins: platform === 'browser' ? [awsXmlParserWithoutDom, zodEnglishOnly] : [zodEnglishOnly],
+    plugins:
+      platform === 'browser'
+        ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge],
     metafile: true,
     logLevel: 'error',
   });
   const [output] = Object.values(result.metafile.outputs);
-  return { bytes: output!.bytes };
+  return { bytes: output!.bytes, inputs: output!.inputs };
+};
+
+/** The package an input file belongs to (`zod`, `@hono/zod-openapi`), or our own top directory (`core/`). */
+const packageOf = (file: string) => {
+  const parts = file.split('/');
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) return `${parts[0]}/`;
+  return parts[at + 1]!.startsWith('@') ? `${parts[at + 1]}/${parts[at + 2]}` : parts[at + 1]!;
+};
+
+/** Where a bundle's bytes go: bytes in the output per package (or our top directory) and the largest files. */
+export const analyzeInputs = (inputs: Record<string, { bytesInOutput: number }>, topFiles = 15) => {
+  const byPackage = new Map<string, number>();
+  for (const [file, { bytesInOutput }] of Object.entries(inputs)) byPackage.set(packageOf(file), (byPackage.get(packageOf(file)) ?? 0) + bytesInOutput);
+  const files = Object.entries(inputs)
+    .map(([file, { bytesInOutput }]) => ({ file, bytes: bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, topFiles);
+  return { packages: [...byPackage].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes), files };
 };
 
 export interface EdgeEntry {
@@ -86,11 +230,25 @@ export const edgeEntries = (functionsDir = 'functions'): EdgeEntry[] => [
   { group: 'storage', entry: 'storage-service/edge.ts', platform: 'browser', main: 'dist/edge/storage.js' },
 ];
 
+/**
+ * `npm run build:edge` builds every entry into dist/edge; `npm run build:edge -- --analyze [group…]` also
+ * prints where each bundle's bytes go (per package and the largest input files, from esbuild's metafile).
+ * KB are 1000 bytes, as in the size budgets (test/edge/bundle-size.test.ts).
+ */
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const { group, entry, platform } of edgeEntries()) {
+  const args = process.argv.slice(2);
+  const analyze = args.includes('--analyze');
+  const only = args.filter((a) => !a.startsWith('--'));
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+  for (const { group, entry, platform } of edgeEntries().filter((e) => only.length === 0 || only.includes(e.group))) {
     const outfile = join('dist', 'edge', `${group}.js`);
-    const { bytes } = await bundleEdgeEntry(entry, outfile, platform);
+    const { bytes, inputs } = await bundleEdgeEntry(entry, outfile, platform);
     const gzipped = gzipSync(readFileSync(outfile)).length;
-    console.log(`${outfile}: ${(bytes / 1024).toFixed(0)} KB minified, ${(gzipped / 1024).toFixed(0)} KB gzip`);
+    console.log(`${outfile}: ${kb(bytes)} minified, ${kb(gzipped)} gzip`);
+    if (!analyze) continue;
+    const { packages, files } = analyzeInputs(inputs);
+    for (const { name, bytes: b } of packages) console.log(`  ${kb(b).padStart(10)}  ${name}`);
+    console.log('  largest files:');
+    for (const { file, bytes: b } of files) console.log(`  ${kb(b).padStart(10)}  ${file.replace(/^.*node_modules\//, '')}`);
   }
 }

@@ -1,4 +1,6 @@
-import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import type { StorageSettings } from './settings.ts';
 
 const Message = z.object({ message: z.string() }).openapi('StorageError');

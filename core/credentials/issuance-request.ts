@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { badRequest } from '../errors.ts';
 import { ACCESS_ROLES, isLanguageTag } from '../identifier-links/link-vocabulary.ts';
 import { publicUrlProblem } from '../net/public-url.ts';

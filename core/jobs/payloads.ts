@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { QUEUE_NAMES, type QueueName } from './queues.ts';
 
 const id = z.string().min(1).max(64);

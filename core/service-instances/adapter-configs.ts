@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AdapterType, ServiceType } from '../../db/schema/index.ts';
 import { badRequest } from '../errors.ts';
 import { publicUrlProblem } from '../net/public-url.ts';

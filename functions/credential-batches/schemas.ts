@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { BATCH_ITEM_STATES, BATCH_STATES } from '../../db/schema/credential-batches.ts';
 import { ErrorResponseSchema } from '../platform/openapi-responses.ts';
 

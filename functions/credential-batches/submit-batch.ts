@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { submitBatch } from '../../core/batches/submit-batch.ts';
 import { parseIssuanceRequest } from '../../core/credentials/issuance-request.ts';
 import { badRequest } from '../../core/errors.ts';

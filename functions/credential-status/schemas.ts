@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { changeResult } from '../../core/credential-status/change-status.ts';
 import { STATUS_ERRORS, type StatusErrorCode } from '../../core/credential-status/status-errors.ts';
 import type { entryView, StatusView } from '../../core/credential-status/status-view.ts';

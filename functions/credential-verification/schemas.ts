@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { LEGACY_HASH, sha256OfMultibase } from '../../core/verification/digest.ts';
 import { publicUrlProblem } from '../../core/net/public-url.ts';
 import { ErrorResponseSchema, jsonResponse } from '../platform/openapi-responses.ts';

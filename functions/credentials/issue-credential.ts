@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { issuanceDeps } from '../../core/credentials/issuance-deps.ts';
 import { IssuanceRequestSchema, parseIssuanceRequest } from '../../core/credentials/issuance-request.ts';
 import { issueOnce } from '../../core/credentials/issue-once.ts';

@@ -1,5 +1,6 @@
 import { defaultVerifyPage, humanVerificationHref } from '../../core/credentials/publish-credential.ts';
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { CredentialRecord, StatusEntryRow } from '../../core/credentials/credential-repository.ts';
 import { notFound } from '../../core/errors.ts';
 import { booleanFilter } from '../platform/filters.ts';

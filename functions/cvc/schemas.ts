@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { badRequest } from '../../core/errors.ts';
 
 export const ConformitySchemeEntry = z

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { findDataModel } from '../../core/data-models/data-model-repository.ts';
 import { formConfigFor } from '../../core/data-models/form-config.ts';
 import { notFound } from '../../core/errors.ts';

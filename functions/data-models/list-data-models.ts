@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { listDataModels } from '../../core/data-models/data-model-repository.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { booleanFilter } from '../platform/filters.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { DataModelRow } from '../../core/data-models/data-model-repository.ts';
 import { ownershipFlag } from '../../core/tenancy/visibility.ts';
 import { idText, nonBlankText, unpaddedText } from '../platform/fields.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { DidRow } from '../../core/dids/did-repository.ts';
 import { ownershipFlag } from '../../core/tenancy/visibility.ts';
 import { DID_METHODS, DID_STATUSES, DID_TYPES } from '../../db/schema/index.ts';

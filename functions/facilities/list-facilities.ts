@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { idText } from '../platform/fields.ts';
 import { listFacilities } from '../../core/facilities/facility-repository.ts';
 import { searchQuery } from '../platform/master-data-fields.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { FacilityRow, findFacility } from '../../core/facilities/facility-repository.ts';
 import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../platform/master-data-fields.ts';
 import { EmbeddedFacilitySchema, toEmbeddedFacility } from '../platform/embedded/facility.ts';

@@ -1,4 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { sql } from 'drizzle-orm';
 import { createGroupApp } from '../platform/create-app.ts';
 import { jsonResponse } from '../platform/openapi-responses.ts';

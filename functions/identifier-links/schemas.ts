@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { LinkRecord } from '../../core/identifier-links/link-repository.ts';
 import { ACCESS_ROLES, isLanguageTag } from '../../core/identifier-links/link-vocabulary.ts';
 import { bool, nonBlankText, text } from '../platform/fields.ts';

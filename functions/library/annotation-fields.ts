@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { CORE_TYPE_CODE_LIST } from '../../core/library/credential-types.ts';
 import { aesKeyHex, nonBlankText, text, unpaddedText } from '../platform/fields.ts';
 

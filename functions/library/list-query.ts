@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { badRequest } from '../../core/errors.ts';
 import { CORE_TYPE_CODE_LIST, type CoreTypeCode } from '../../core/library/credential-types.ts';
 import type { LibraryFilters, LibrarySort } from '../../core/library/record-queries.ts';

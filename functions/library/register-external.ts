@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { assertValidTags } from '../../core/credentials/tags.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../core/idempotency/idempotency-key.ts';

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { assertValidTags } from '../../core/credentials/tags.ts';
 import { badRequest } from '../../core/errors.ts';
 import { loadRecordView } from '../../core/library/record-queries.ts';

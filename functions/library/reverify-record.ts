@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { openWithSupplierKey } from '../../core/library/open-with-supplier-key.ts';
 import { loadRecordView } from '../../core/library/record-queries.ts';

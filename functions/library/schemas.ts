@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { CORE_TYPE_CODE_LIST, toTypeCode } from '../../core/library/credential-types.ts';
 import type { RecordView } from '../../core/library/record-queries.ts';
 import { capabilitiesOf, currencyOf, lifecycleOf, verificationOf, warningsOf, type RecordWarning } from '../../core/library/record-rules.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { TEXT_LIMITS, tooLongMessage, type TextKind } from '../../core/text-limits.ts';
 
 /** Messages for the field rules shared by every resource; one place for each. */

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 
 /** An optional single-valued enum filter: any other value is a 400 naming the parameter and the choices. */
 export const enumFilter = <const T extends readonly [string, ...string[]]>(values: T) =>

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 
 /** The `If-Version` request header as OpenAPI documents it (handlers read the header itself with `parseIfVersion`). */
 export const ifVersionHeader = z.object({

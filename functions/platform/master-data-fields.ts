@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { IdentifierWithSchemeSchema, toIdentifierWithSchemeResponse } from './embedded/identifier.ts';
 import { idArray, idText, text } from './fields.ts';
 

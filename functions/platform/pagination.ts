@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { badRequest } from '../../core/errors.ts';
 import type { WebSettings } from '../../core/settings/web-settings.ts';
 

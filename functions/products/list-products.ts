@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { listProducts } from '../../core/products/product-repository.ts';
 import { PRODUCT_LEVELS } from '../../db/schema/index.ts';
 import { searchQuery } from '../platform/master-data-fields.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { findProduct, ProductRow } from '../../core/products/product-repository.ts';
 import { PRODUCT_LEVELS } from '../../db/schema/index.ts';
 import { identifierRelations, primaryIdentifierIdField, secondaryIdentifierIdsField, toIdentifierRelations } from '../platform/master-data-fields.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { RegistrarWithSchemes } from '../../core/registrars/registrar-repository.ts';
 import { RegistrarSchema, toRegistrarResponse } from '../platform/embedded/registrar.ts';
 import { SchemeSchema, toSchemeResponse } from '../platform/embedded/scheme.ts';

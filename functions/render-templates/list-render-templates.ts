@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { listTemplates } from '../../core/render-templates/template-repository.ts';
 import { RenderTemplateSchema, toRenderTemplateResponse } from '../platform/embedded/render-template.ts';
 import type { AppEnv } from '../platform/env.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { NESTING_MESSAGE, nestingDepth, TEMPLATE_MAX_DEPTH } from '../../core/render-templates/template-limits.ts';
 import { RENDER_METHOD_TYPES } from '../../db/schema/index.ts';
 import { bool, idText, nonBlankText, text } from '../platform/fields.ts';

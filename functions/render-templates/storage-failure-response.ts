@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { jsonResponse } from '../platform/openapi-responses.ts';
 
 /** The 502 of the routes that write template content to the storage service. */

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { listSchemes } from '../../core/schemes/scheme-repository.ts';
 import { idText } from '../platform/fields.ts';
 import type { AppEnv } from '../platform/env.ts';

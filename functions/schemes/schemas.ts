@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { patternProblem, QUALIFIER_ORDER_MAX } from '../../core/schemes/patterns.ts';
 import { idText, nonBlankText, text } from '../platform/fields.ts';
 

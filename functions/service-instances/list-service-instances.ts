@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import * as z from 'zod';
 import { listServiceInstances } from '../../core/service-instances/service-instance-repository.ts';
 import { ADAPTER_TYPES, SERVICE_TYPES } from '../../db/schema/index.ts';
 import type { AppEnv } from '../platform/env.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import { maskConfig } from '../../core/service-instances/masking.ts';
 import type { ServiceInstance } from '../../core/service-instances/service-instance-repository.ts';
 import { ownershipFlag } from '../../core/tenancy/visibility.ts';

@@ -6,18 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEdgeEntry, edgeEntries } from '../../scripts/edge-bundle.ts';
 
 /**
- * Size budgets of the deployed edge bundles (minified, as `npm run build:edge` makes them): a resource
- * group stays under 500 KB; the storage service, which carries the AWS SDK's S3 client, under 650 KB.
- * Startup time on an edge runtime grows with the code it must parse, so a bundle past its budget fails here.
+ * Size budgets of the deployed edge bundles (minified, as `npm run build:edge` makes them): every entry, the
+ * storage service (AWS SDK S3 client) included, stays under 500 KB. Startup time on an edge runtime grows with
+ * the code it must parse, so a bundle past its budget fails here. `npm run build:edge -- --analyze <group>`
+ * shows where a bundle's bytes go.
  */
 const GROUP_BUDGET_BYTES = 500_000;
 /**
- * Groups over the 500 KB target, each with the reason (open work, not a goal):
- * identifiers and schemes evaluate tenant patterns with the linear-time RE2 engine (re2js, ~160 KB minified);
- * dids carries the JSON Schema interpreter for DID documents (~22 KB) on top of a base every group shares, which
- * grew by ~10 KB with the wave-2 settings readers (issuance, status, batches, library). The storage service carries the AWS SDK's S3 client.
+ * Entries over the 500 KB target, each with the reason (open work, not a goal):
+ * identifiers evaluates tenant patterns with the linear-time RE2 engine (re2js, ~150 KB minified, which esbuild
+ * cannot shake: `RE2JS.compile` reaches its whole class graph, including ~56 KB of Unicode tables for `\p{..}` and
+ * case folding) on top of the shared base (~313 KB, the health bundle) and its own routes with identifier-link
+ * publishing (~41 KB); it is ~505 KB. Schemes carries re2js too but fits (~483 KB).
  */
-const OVER_TARGET_BUDGETS: Record<string, number> = { identifiers: 660_000, schemes: 640_000, dids: 530_000, storage: 650_000 };
+const OVER_TARGET_BUDGETS: Record<string, number> = { identifiers: 507_000 };
 const budgetOf = (group: string) => OVER_TARGET_BUDGETS[group] ?? GROUP_BUDGET_BYTES;
 
 describe('edge bundle sizes', () => {

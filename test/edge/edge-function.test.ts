@@ -11,9 +11,10 @@ import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test
 /**
  * The registrars group bundled as an edge function and run in workerd (miniflare): the same
  * platform conventions, a real token from a real IDP, and a real database reached through
- * postgres.js over `cloudflare:sockets` with one client per request.
+ * postgres.js over `cloudflare:sockets` with one client per request. The schemes and identifiers
+ * groups run beside it: tenant patterns evaluate on RE2 (re2js) there too.
  */
-describe('registrars as an edge function in workerd', () => {
+describe('resource groups as edge functions in workerd (registrars, health, schemes, identifiers)', () => {
   let dir: string;
   let mf: Miniflare;
   let idp: LocalIdp;
@@ -36,9 +37,8 @@ describe('registrars as an edge function in workerd', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'css-edge-'));
-    const [registrarsBundle, healthBundle] = [join(dir, 'registrars.js'), join(dir, 'health.js')];
-    await bundleEdgeEntry('functions/registrars/edge.ts', registrarsBundle);
-    await bundleEdgeEntry('functions/health/edge.ts', healthBundle);
+    const bundle = (group: string) => join(dir, `${group}.js`);
+    for (const group of ['registrars', 'health', 'schemes', 'identifiers']) await bundleEdgeEntry(`functions/${group}/edge.ts`, bundle(group));
     database = await createTestDatabase();
     idp = await startLocalIdp({
       audience: TEST_AUDIENCE,
@@ -58,8 +58,10 @@ describe('registrars as an edge function in workerd', () => {
     const common = { modules: true, modulesRoot: dir, compatibilityDate: '2026-07-01', compatibilityFlags: ['nodejs_compat'], bindings };
     mf = new Miniflare({
       workers: [
-        { ...common, name: 'registrars', scriptPath: registrarsBundle, routes: ['*/api/v1/registrars*'] },
-        { ...common, name: 'health', scriptPath: healthBundle, routes: ['*/api/health*'] },
+        { ...common, name: 'registrars', scriptPath: bundle('registrars'), routes: ['*/api/v1/registrars*'] },
+        { ...common, name: 'health', scriptPath: bundle('health'), routes: ['*/api/health*'] },
+        { ...common, name: 'schemes', scriptPath: bundle('schemes'), routes: ['*/api/v1/schemes*'] },
+        { ...common, name: 'identifiers', scriptPath: bundle('identifiers'), routes: ['*/api/v1/identifiers*'] },
       ],
     });
     await mf.ready;
@@ -113,5 +115,32 @@ describe('registrars as an edge function in workerd', () => {
     const bad = await call('POST', '/api/v1/registrars', { token, body: { name: ' ', namespace: 'x', url: 'https://x.example.com' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/^name: /);
+  });
+
+  it('evaluates tenant patterns on RE2: a catastrophic pattern refuses a hostile value at once and accepts a match', { timeout: 10_000 }, async () => {
+    const token = await idp.clientCredentialsToken(account.clientId, account.clientSecret);
+    const registrar = await call('POST', '/api/v1/registrars', { token, body: { name: 'Patterns', namespace: 'patterns', url: 'https://patterns.example.com' } });
+    const refused = await call('POST', '/api/v1/schemes', {
+      token,
+      body: { registrarId: registrar.body.id, name: 'Lookahead', primaryKey: 'la', validationPattern: '(?=a)b', linkTemplate: '/{primaryKey}/{value}' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/^validationPattern: must be a valid regular expression in RE2 syntax/);
+    const scheme = await call('POST', '/api/v1/schemes', {
+      token,
+      body: { registrarId: registrar.body.id, name: 'Catastrophic', primaryKey: 'ca', validationPattern: '^(a+)+$', linkTemplate: '/{primaryKey}/{value}' },
+    });
+    expect(scheme.status).toBe(201);
+
+    const started = Date.now();
+    const hostile = await call('POST', '/api/v1/identifiers', { token, body: { schemeId: scheme.body.id, value: `${'a'.repeat(40)}!` } });
+    expect(hostile.status).toBe(400);
+    expect(hostile.body.error).toContain("value: must match the scheme's validationPattern");
+    expect(Date.now() - started).toBeLessThan(2_000);
+
+    const created = await call('POST', '/api/v1/identifiers', { token, body: { schemeId: scheme.body.id, value: 'aaaa' } });
+    expect(created.status).toBe(201);
+    const read = await call('GET', `/api/v1/identifiers/${created.body.id}`, { token });
+    expect(read.body).toMatchObject({ value: 'aaaa', scheme: { id: scheme.body.id, registrar: { id: registrar.body.id } } });
   });
 });

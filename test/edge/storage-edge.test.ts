@@ -88,6 +88,15 @@ describe('the storage service as an edge function in workerd', () => {
     expect(v3.hash).toBe('d6bb7b579925baa4fe1cec41152b6577003e6a9fde6850321e36ad4ac9b3f30a');
   });
 
+  it('serves its OpenAPI document from zod schemas and their .openapi() metadata (the bundle keeps the generator)', async () => {
+    const docs = await call('storage', 'GET', '/api-docs/openapi.json', { key: null });
+    expect(docs.status).toBe(200);
+    const doc = json(docs.bytes);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/3.0.0/public', '/api/v4/private', '/api/v4/{bucket}/{id}']));
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['StorageError', 'JsonUpload', 'FileUpload']));
+    expect(doc.components.schemas.JsonUpload.properties.id).toMatchObject({ type: 'string', format: 'uuid', description: 'Generated when omitted' });
+  });
+
   it('encrypts private uploads with AES-256-GCM; the returned key decrypts what is stored', async () => {
     const data = { secret: 'edge', n: 1 };
     const res = json((await call('storage', 'POST', '/api/v4/private', { json: { data } })).bytes);

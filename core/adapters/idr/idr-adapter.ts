@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Fetcher } from '../../net/fetcher.ts';
 import { upstreamJson } from '../adapter-errors.ts';
 import { isIdrReason, sendToIdr } from './idr-errors.ts';

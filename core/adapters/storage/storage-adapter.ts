@@ -2,7 +2,7 @@ import { base58btc } from 'multiformats/bases/base58';
 import { create as createDigest } from 'multiformats/hashes/digest';
 import { hexToBytes } from '../../crypto/encoding.ts';
 import type { Fetcher } from '../../net/fetcher.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
 
 /** What an upload answers: 4.x `digestMultibase`, 3.x hex `hash`, and a `decryptionKey` for private uploads. */

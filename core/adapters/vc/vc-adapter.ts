@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Fetcher } from '../../net/fetcher.ts';
 import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
 import { base64UrlToBytes } from '../../crypto/encoding.ts';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../../errors.ts';
 import { publicUrlProblem } from '../../net/public-url.ts';
 import { compilesAsRegExp, PATTERN_MESSAGE, QUALIFIER_ORDER_MAX } from '../../schemes/patterns.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { FacilityRow } from '../../../core/facilities/facility-repository.ts';
 import { iso, timestamps } from './timestamps.ts';
 

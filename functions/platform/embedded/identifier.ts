@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { findIdentifier, IdentifierRow } from '../../../core/identifiers/identifier-repository.ts';
 import { SchemeWithRegistrarSchema, toSchemeWithRegistrarResponse } from './scheme.ts';
 import { iso, timestamps } from './timestamps.ts';

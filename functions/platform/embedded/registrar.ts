@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { RegistrarRow } from '../../../core/registrars/registrar-repository.ts';
 import { ownershipFlag } from '../../../core/tenancy/visibility.ts';
 import { iso, timestamps } from './timestamps.ts';

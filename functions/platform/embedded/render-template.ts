@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { RenderTemplateRow } from '../../../core/render-templates/template-repository.ts';
 import { ownershipFlag } from '../../../core/tenancy/visibility.ts';
 import { RENDER_METHOD_TYPES } from '../../../db/schema/index.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 import type { findScheme, SchemeRow } from '../../../core/schemes/scheme-repository.ts';
 import { ownershipFlag } from '../../../core/tenancy/visibility.ts';
 import { QualifierSchema, RegistrarSchema, toQualifierResponse, toRegistrarResponse } from './registrar.ts';

@@ -1,4 +1,5 @@
-import { z } from '@hono/zod-openapi';
+import '@hono/zod-openapi';
+import * as z from 'zod';
 
 /** Every record's createdAt / updatedAt, as ISO 8601 UTC strings. */
 export const timestamps = {
