@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1.7
 #
 # One image for every process of the Credential Support Service:
-#   web API (default):   node --import tsx functions/server.ts        (port 3003, GET /api/health)
+#   web API (default):   node --max-semi-space-size=8 --max-old-space-size=192 --import tsx functions/server.ts
+#                        (port 3003, GET /api/health; the heap flags are npm run start:web's)
 #   worker:              node --max-semi-space-size=8 --max-old-space-size=256 --import tsx consumers/worker.ts
 #                        (no port; heartbeat file; the heap flags are npm run start:worker's, see package.json)
 #   storage service:     node --import tsx storage-service/server.ts  (port 3334)
@@ -60,4 +61,4 @@ USER 1000:1000
 EXPOSE 3003
 # No HEALTHCHECK here: the one image runs three different processes. docker-compose.yml gives each its own
 # (web: GET /api/health; worker: heartbeat file age; storage: its port).
-CMD ["node", "--import", "tsx", "functions/server.ts"]
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=192", "--import", "tsx", "functions/server.ts"]

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,8 @@ import { printSummary, recordedRatios } from './summary.ts';
 
 /**
  * Before and after: the authenticated registrar and product reads of an earlier commit (default: the
- * wave-1 code, e71839e) against this checkout, each as its own web process (`functions/server.ts`, as
- * deployed) on its own database, signing in with one OIDC provider in a third process; the load
+ * wave-1 code, e71839e) against this checkout, each as its own web process (`npm run start:web`'s
+ * command of each checkout, as deployed) on its own database, signing in with one OIDC provider in a third process; the load
  * generator is a fourth. Same fixtures on both, paired rounds in alternating order (lib.ts settings).
  *   node --import tsx test/bench/against-commit.ts [commit]
  * The earlier commit is checked out into a temporary git worktree and installed with `npm ci`.
@@ -26,10 +27,18 @@ const run = (command: string, args: string[], cwd: string) => {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
 };
 
+/** The node arguments of a checkout's `npm run start:web` (its heap flags, if it has any), as deployed. */
+const startWebArgs = (cwd: string) => {
+  const { scripts } = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const [program, ...args] = (scripts['start:web'] ?? 'node --import tsx functions/server.ts').split(' ');
+  if (program !== 'node') throw new Error(`${cwd}: npm run start:web does not start node`);
+  return args;
+};
+
 const startWeb = async (cwd: string, databaseUrl: string, issuer: string) => {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'functions/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, startWebArgs(cwd), {
     cwd,
     env: {
       ...process.env,

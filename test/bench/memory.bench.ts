@@ -1,19 +1,21 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack, type LoadResult } from './lib.ts';
 
 /**
- * Memory of the web process as deployed (`node --import tsx functions/server.ts`, its own process):
- * RSS idle after start-up and its peak under BENCH_MEMORY_SECONDS (default 60) of authenticated
- * registrar reads, once with V8's default heap sizing and once with each NODE_OPTIONS variant below.
- * A variant is worth setting when it keeps the peak under 256 MB without losing throughput.
+ * Memory of the web process (`functions/server.ts`, its own process): RSS idle after start-up and its
+ * peak under BENCH_MEMORY_SECONDS (default 60) of authenticated registrar reads, once with V8's default
+ * heap sizing and once as `npm run start:web` starts it (its heap flags, which keep the peak under 256 MB;
+ * the ratio row says what they cost in throughput).
  */
 const SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 60);
+const START_WEB_FLAGS = npmStartArgs('functions/server.ts').slice(0, -3).join(' ');
 const VARIANTS: Record<string, string> = {
   'V8 defaults': '',
-  'semi-space 8 MB, old space 192 MB': '--max-semi-space-size=8 --max-old-space-size=192',
+  [`npm run start:web (${START_WEB_FLAGS})`]: START_WEB_FLAGS,
 };
 const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;

@@ -1,13 +1,26 @@
-import { callJson, measure, startBenchStack } from './lib.ts';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+import { Hono } from 'hono';
+import { findRegistrarWithSchemes, listRegistrars } from '../../core/registrars/registrar-repository.ts';
+import { callJson, listen, measure, startBenchStack } from './lib.ts';
 
 /**
- * Load on the authenticated registrar GETs for a CPU profile of the web app (the load generator is
- * another process, so the profile holds only the servers):
- *   node --cpu-prof --cpu-prof-dir=/tmp/css-prof --import tsx test/bench/profile-registrars.ts
- *   node --import tsx test/bench/profile-summary.ts /tmp/css-prof/<file>.cpuprofile
- * PROFILE_VERIFY=1 profiles the app that verifies every token.
+ * A CPU profile of one server under authenticated registrar reads, taken only while the load runs
+ * (the load generator is another process, so the profile holds the server alone):
+ *   PROFILE_TARGET=floor|app|verify [PROFILE_LIST=1] node --import tsx test/bench/profile-registrars.ts
+ * writes /tmp/css-registrars-<target>[-list].cpuprofile and prints its throughput. `floor` is the same-SQL
+ * floor of registrars.bench.ts, `app` the real route with a cached token, `verify` the app that verifies
+ * every token. Then `profile-summary.ts <profile> <req/s>` shows where the time goes, and with a second
+ * profile and its req/s, where the second spends more per request than the first (e.g. app against floor).
  */
+const target = process.env.PROFILE_TARGET ?? 'app';
+if (!['floor', 'app', 'verify'].includes(target)) throw new Error('PROFILE_TARGET: floor, app or verify');
+const list = process.env.PROFILE_LIST === '1';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+
 const stack = await startBenchStack();
+const session = new Session();
+session.connect();
 try {
   const token = await stack.token();
   const api = `${stack.api.url}/api/v1/registrars`;
@@ -16,13 +29,33 @@ try {
     const body = { name: `Registrar ${i}`, namespace: `bench-${i}`, url: `https://registrar-${i}.example.com` };
     id = (await callJson(api, { method: 'POST', token, expect: 201, body })).id;
   }
-  const base = process.env.PROFILE_VERIFY ? stack.verifyingApi.url : stack.api.url;
+  const tenantId = (await stack.db.query.users.findFirst())!.tenantId;
+  const floor = new Hono();
+  floor.get('/registrars/:id', async (c) => {
+    const row = await findRegistrarWithSchemes(stack.db, tenantId, c.req.param('id'));
+    return row ? c.json(row) : c.json({ error: 'Registrar not found' }, 404);
+  });
+  floor.get('/registrars', async (c) => {
+    const { rows, total } = await listRegistrars(stack.db, tenantId, { limit: 20, offset: 0 });
+    return c.json({ data: rows, total });
+  });
+  const floorServer = await listen((request) => floor.fetch(request));
+  const url = {
+    floor: `${floorServer.url}/registrars${list ? '' : `/${id}`}`,
+    app: `${api}${list ? '?limit=20' : `/${id}`}`,
+    verify: `${stack.verifyingApi.url}/api/v1/registrars${list ? '?limit=20' : `/${id}`}`,
+  }[target]!;
   const headers = { authorization: `Bearer ${token}` };
-  const rssBefore = process.memoryUsage().rss;
-  const byId = await measure('GET /registrars/{id}', { url: `${base}/api/v1/registrars/${id}`, headers });
-  const list = await measure('GET /registrars?limit=20', { url: `${base}/api/v1/registrars?limit=20`, headers });
-  console.table([byId, list]);
-  console.log(`RSS of the server process: ${Math.round(rssBefore / 2 ** 20)} MB idle, ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB after load`);
+  await measure('warm-up', { url, headers, seconds: 3, warmupSeconds: 0 });
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  const result = await measure(target, { url, headers, seconds: SECONDS, warmupSeconds: 0 });
+  const { profile } = await session.post('Profiler.stop');
+  const file = `/tmp/css-registrars-${target}${list ? '-list' : ''}.cpuprofile`;
+  writeFileSync(file, JSON.stringify(profile));
+  console.log(`${target}${list ? ' (list)' : ''}: ${result.requestsPerSecond} req/s, p99 ${result.p99} ms; profile in ${file}`);
+  await floorServer.close();
 } finally {
+  session.disconnect();
   await stack.close();
 }

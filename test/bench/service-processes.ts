@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 
@@ -107,5 +108,5 @@ export const startWebProcess = async (
       ...options.env,
     }),
     '/api/health',
-    options.nodeFlags,
+    [...npmStartArgs('functions/server.ts').slice(0, -3), ...(options.nodeFlags ?? [])],
   );
