@@ -17,7 +17,9 @@ import { staticServices } from '../../functions/platform/with-platform.ts';
 import { Authenticator } from '../../functions/platform/auth/authenticator.ts';
 import { createServices } from '../../functions/platform/services.ts';
 import { requestClientCredentialsToken, type LocalIdpOptions } from '../../scripts/local-idp.ts';
+import { npmStartArgs } from '../rig/npm-start.ts';
 import { startPostgres } from '../rig/postgres-server.ts';
+import type { ServerJob } from './server-process.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 
 /** Connections per load run unless a bench says otherwise (the issues' "10 connections"). */
@@ -62,10 +64,51 @@ export interface BenchStack {
   databaseUrl: string;
   /** The OIDC provider's issuer (AUTH_OIDC_ISSUER). */
   issuer: string;
+  /** The web settings both apps run with (for servers started in their own process, see server-process.ts). */
+  settingsEnv: Record<string, string>;
   /** A fresh access token of the bench service account from the real OIDC provider. */
   token(): Promise<string>;
   close(): Promise<void>;
 }
+
+/** The web settings of the bench apps: production ones apart from the loopback URLs. */
+export const benchSettingsEnv = (issuer: string, appUrl: string): Record<string, string> => ({
+  RI_APP_URL: appUrl,
+  DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+  AUTH_OIDC_ISSUER: issuer,
+  AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
+  AUTH_OIDC_CLIENT_SECRET: TEST_APP_CLIENT.clientSecret,
+  AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
+  LOG_LEVEL: 'error',
+});
+
+export interface BenchApp {
+  fetch: (request: Request) => Response | Promise<Response>;
+  db: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app as the Node web process builds it (services, its own pool of POOL_SIZE, a job queue
+ * producer: batch submissions enqueue their first job); `verifyEveryToken` gives it an authenticator
+ * without the verified-token cache (a switch only benches use).
+ */
+export const buildBenchApp = (databaseUrl: string, settingsEnv: Record<string, string>, options: { verifyEveryToken?: boolean } = {}): BenchApp => {
+  const connection = connectDatabase(databaseUrl, { max: POOL_SIZE });
+  const settings = readWebSettings(settingsEnv);
+  const jobs = createJobQueue(databaseUrl, createLogger('error'));
+  const services = createServices(settingsEnv, connection.db, settings, { jobs });
+  const authenticator = options.verifyEveryToken ? new Authenticator(settings.auth, { cacheVerifiedTokens: false }) : services.authenticator;
+  const app = buildApp(staticServices({ ...services, authenticator }));
+  return {
+    fetch: (request) => app.fetch(request),
+    db: connection.db,
+    close: async () => {
+      await jobs.close();
+      await connection.close();
+    },
+  };
+};
 
 /**
  * A fresh, migrated database (BENCH_DATABASE_URL / TEST_DATABASE_URL server, else embedded), a real
@@ -87,44 +130,30 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
     appClient: { ...TEST_APP_CLIENT, redirectUris: [`${api.url}/auth/callback`] },
     serviceAccounts: [account],
   });
-  const settingsEnv = {
-    RI_APP_URL: api.url,
-    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    AUTH_OIDC_ISSUER: idp.issuer,
-    AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
-    AUTH_OIDC_CLIENT_SECRET: TEST_APP_CLIENT.clientSecret,
-    AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
-    LOG_LEVEL: 'error',
-    ...env,
-  };
-  const connection = connectDatabase(databaseUrl, { max: POOL_SIZE });
-  const settings = readWebSettings(settingsEnv);
-  // A job queue, as the Node web process has: batch submissions enqueue their first job.
-  const jobs = createJobQueue(databaseUrl, createLogger('error'));
-  const services = createServices(settingsEnv, connection.db, settings, { jobs });
-  const app = buildApp(staticServices(services));
-  handler = (request) => app.fetch(request);
-  const verifyingAuthenticator = new Authenticator(settings.auth, { cacheVerifiedTokens: false });
-  const verifyingApp = buildApp(staticServices({ ...services, authenticator: verifyingAuthenticator }));
-  const verifyingApi = await listen((request) => verifyingApp.fetch(request));
+  const settingsEnv = { ...benchSettingsEnv(idp.issuer, api.url), ...env };
+  const app = buildBenchApp(databaseUrl, settingsEnv);
+  handler = app.fetch;
+  const verifyingApp = buildBenchApp(databaseUrl, settingsEnv, { verifyEveryToken: true });
+  const verifyingApi = await listen(verifyingApp.fetch);
   const sql = postgres(databaseUrl, { max: POOL_SIZE, onnotice: () => {} });
 
   return {
     api,
     verifyingApi,
-    db: connection.db,
+    db: app.db,
     sql,
     databaseUrl,
     issuer: idp.issuer,
+    settingsEnv,
     token: () => requestClientCredentialsToken(idp.issuer, account.clientId, account.clientSecret),
     close: async () => {
       await api.close();
       await verifyingApi.close();
       await new Promise((resolve) => setTimeout(resolve, 300)); // let requests cut off mid-flight finish
       await idp.close();
-      await jobs.close();
+      await app.close();
+      await verifyingApp.close();
       await sql.end({ timeout: 5 });
-      await connection.close();
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end();
       await server.stop();
@@ -133,22 +162,22 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
 };
 
 const idpProgram = join(dirname(fileURLToPath(import.meta.url)), 'idp-process.ts');
+const serverProgram = join(dirname(fileURLToPath(import.meta.url)), 'server-process.ts');
 
-/** The local OIDC provider in its own process (see idp-process.ts for why). */
-export const startIdpProcess = (options: LocalIdpOptions): Promise<{ issuer: string; close(): Promise<void> }> =>
+/** A program of this folder as a child process: its job as JSON on stdin, its first stdout line (JSON) back. */
+const startChild = <T>(program: string, job: object, nodeFlags: string[] = []): Promise<T & { close(): Promise<void> }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', idpProgram], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', program], { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
-    const onExit = (code: number | null) => reject(new Error(`the bench identity provider exited with ${code}`));
+    const onExit = (code: number | null) => reject(new Error(`${program} exited with ${code}`));
     child.once('exit', onExit);
     child.once('error', reject);
     child.stdout.on('data', (chunk) => {
       output += chunk;
       if (!output.includes('\n')) return;
       child.off('exit', onExit);
-      const { issuer } = JSON.parse(output) as { issuer: string };
       resolve({
-        issuer,
+        ...(JSON.parse(output) as T),
         close: async () => {
           if (child.exitCode !== null) return;
           const exited = new Promise((done) => child.once('exit', done));
@@ -157,8 +186,15 @@ export const startIdpProcess = (options: LocalIdpOptions): Promise<{ issuer: str
         },
       });
     });
-    child.stdin.end(JSON.stringify(options));
+    child.stdin.end(JSON.stringify(job));
   });
+
+/** One server of a comparison in its own process, started as `npm run start:web` starts the web (server-process.ts). */
+export const startServerProcess = (job: ServerJob): Promise<Listening> =>
+  startChild<{ url: string }>(serverProgram, job, npmStartArgs('functions/server.ts').slice(0, -3));
+
+/** The local OIDC provider in its own process (see idp-process.ts for why). */
+export const startIdpProcess = (options: LocalIdpOptions) => startChild<{ issuer: string }>(idpProgram, options);
 
 /** Calls the API once (fixtures); throws on an unexpected status. */
 export const callJson = async (
