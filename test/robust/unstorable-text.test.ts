@@ -46,6 +46,13 @@ describe('JSON strings and keys', () => {
     expect400(res, `name: ${UNSTORABLE}`);
   });
 
+  it('in the body of a PATCH too (every method that carries a body is checked), and nothing is written', async () => {
+    const made = await t.call('POST', '/api/v1/registrars', { token, body: { name: 'Kept', namespace: 'kept-nul', url: 'https://e.com' } });
+    const res = await t.call('PATCH', `/api/v1/registrars/${made.body.id}`, { token, rawBody: '{"name":"a\\u0000b"}' });
+    expect400(res, `name: ${UNSTORABLE}`);
+    expect((await t.call('GET', `/api/v1/registrars/${made.body.id}`, { token })).body.name).toBe('Kept');
+  });
+
   it('a lone surrogate deep in an array of objects', async () => {
     const rawBody = '[{"name":"ok","location":{"lines":["x","\\ud800"]}}]';
     expect400(await t.call('POST', '/api/v1/organisations', { token, rawBody }), `[0].location.lines[1]: ${UNSTORABLE}`);
