@@ -1,18 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTemplates } from '../../db/schema/index.ts';
-import { API_KEY, startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
+import { startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
 import { securitySuite } from '../../test/rig/security-suite.ts';
+import { createPrimaryStorage, renderTemplateBody, TEMPLATE_STORAGE_ENV } from '../../test/rig/template-fixtures.ts';
 import type { TestApp } from '../../test/rig/test-app.ts';
 
-const DPP_070 = 'ca3frzta22f7lblxntvw6ukuh';
 const templates = '/api/v1/render-templates';
-const body = (overrides: Record<string, unknown> = {}) => ({
-  name: 'Passport card',
-  dataModelId: DPP_070,
-  renderMethodType: 'RenderTemplate2024',
-  template: '<h1>{{credentialSubject.name}}</h1>',
-  ...overrides,
-});
+const body = (overrides: Record<string, unknown> = {}) => renderTemplateBody({ template: '<h1>{{credentialSubject.name}}</h1>', ...overrides });
 let storage: StorageHarness | undefined;
 let t: TestApp;
 let tokenA: string;
@@ -22,19 +16,10 @@ const context = securitySuite({
   name: '/render-templates',
   app: { env: { FETCH_ALLOW_PRIVATE_URLS: 'true' } },
   setup: async (app, a) => {
-    storage = await startStorage('local', { ALLOWED_UPLOAD_TYPES: 'text/html' });
-    const instance = await app.call('POST', '/api/v1/services', {
-      token: a,
-      body: {
-        serviceType: 'STORAGE',
-        adapterType: 'STORAGE_ADAPTER',
-        name: 'Real storage',
-        isPrimary: true,
-        config: { baseUrl: storage.url, apiKey: API_KEY, publicBucket: 'documents', privateBucket: 'files' },
-      },
-    });
+    storage = await startStorage('local', TEMPLATE_STORAGE_ENV);
+    const storageOfA = await createPrimaryStorage(app, a, storage.url);
     const made = await app.call('POST', templates, { token: a, body: body() });
-    return { storageOfA: instance.body as { id: string }, templateOfA: made.body as { id: string; storageUrl: string } };
+    return { storageOfA, templateOfA: made.body as { id: string; storageUrl: string } };
   },
   routes: (f) => [
     ['POST', templates, body()],
