@@ -85,11 +85,10 @@ export class Authenticator {
       name: typeof claims.name === 'string' ? claims.name : undefined,
       email: typeof claims.email === 'string' ? claims.email : undefined,
     };
-    const key = this.#principalKey(claims);
-    if (this.settings.tenantMode === 'open') return this.#cached(key!, () => resolveOpenModeTenant(db, identity));
-    const group = this.groupOf(claims);
-    if (!group) throw missingGroupClaim(this.settings.tenantClaimName);
-    return this.#cached(key!, () => resolveClosedModeTenant(db, identity, group));
+    const tenant = this.#tenantKey(claims);
+    if (!tenant) throw missingGroupClaim(this.settings.tenantClaimName);
+    const { key, group } = tenant;
+    return this.#cached(key, () => (group === undefined ? resolveOpenModeTenant(db, identity) : resolveClosedModeTenant(db, identity, group)));
   }
 
   /**
@@ -101,16 +100,19 @@ export class Authenticator {
     if (!this.#cacheVerifiedTokens) return undefined;
     const claims = this.#verifiedTokens.get(token);
     if (!claims || (claims.exp !== undefined && claims.exp * 1000 <= Date.now())) return undefined;
-    const key = this.#principalKey(claims);
-    const resolved = key === undefined ? undefined : this.#principals.get(key);
+    const tenant = this.#tenantKey(claims);
+    const resolved = tenant && this.#principals.get(tenant.key);
     return resolved && { ...resolved, subject: claims.sub };
   }
 
-  /** Which cached tenant a caller maps to: by subject (open mode) or subject and group (closed mode). */
-  #principalKey(claims: JWTPayload & { sub: string }): string | undefined {
-    if (this.settings.tenantMode === 'open') return `open:${claims.sub}`;
+  /**
+   * Which cached tenant a caller maps to: by subject (open mode), or by subject and group (closed mode,
+   * with the group); none in closed mode without the group claim.
+   */
+  #tenantKey(claims: JWTPayload & { sub: string }): { key: string; group?: string } | undefined {
+    if (this.settings.tenantMode === 'open') return { key: `open:${claims.sub}` };
     const group = this.groupOf(claims);
-    return group === undefined ? undefined : `closed:${claims.sub}\u0000${group}`;
+    return group === undefined ? undefined : { key: `closed:${claims.sub}\u0000${group}`, group };
   }
 
   async #cached(key: string, load: () => Promise<ResolvedPrincipal>): Promise<ResolvedPrincipal> {
