@@ -1,13 +1,14 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { requestClientCredentialsToken } from '../../scripts/local-idp.ts';
-import { freePort, startPostgres } from '../rig/postgres-server.ts';
+import { startPostgres } from '../rig/postgres-server.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 import { callJson, pairedRounds, startIdpProcess } from './lib.ts';
+import { startProgram } from './service-processes.ts';
 import { printSummary, recordedRatios } from './summary.ts';
 
 /**
@@ -27,24 +28,20 @@ const run = (command: string, args: string[], cwd: string) => {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
 };
 
-/** The node arguments of a checkout's `npm run start:web` (its heap flags, if it has any), as deployed. */
-const startWebArgs = (cwd: string) => {
+/** The node flags of a checkout's `npm run start:web` (its heap flags, if it has any), as deployed. */
+const startWebFlags = (cwd: string) => {
   const { scripts } = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const [program, ...args] = (scripts['start:web'] ?? 'node --import tsx functions/server.ts').split(' ');
-  if (program !== 'node') throw new Error(`${cwd}: npm run start:web does not start node`);
-  return args;
+  if (program !== 'node' || args.slice(-3).join(' ') !== '--import tsx functions/server.ts') {
+    throw new Error(`${cwd}: npm run start:web is not node [flags] --import tsx functions/server.ts`);
+  }
+  return args.slice(0, -3);
 };
 
-const startWeb = async (cwd: string, databaseUrl: string, issuer: string) => {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, startWebArgs(cwd), {
-    cwd,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
+const startWeb = (cwd: string, databaseUrl: string, issuer: string) =>
+  startProgram(
+    'functions/server.ts',
+    (url) => ({
       RI_DATABASE_URL: databaseUrl,
       RI_APP_URL: url,
       DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
@@ -52,27 +49,10 @@ const startWeb = async (cwd: string, databaseUrl: string, issuer: string) => {
       AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
       AUTH_OIDC_CLIENT_SECRET: TEST_APP_CLIENT.clientSecret,
       AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; ; i += 1) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      if (i > 600 || child.exitCode !== null) throw new Error(`the web process of ${cwd} did not start`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-};
+    }),
+    '/api/health',
+    { cwd, nodeFlags: startWebFlags(cwd) },
+  );
 
 /** 40 registrars and 200 products, made through the API; returns the last registrar's id. */
 const seed = async (url: string, token: string) => {

@@ -1,8 +1,7 @@
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
-import { Hono } from 'hono';
-import { findRegistrarWithSchemes, listRegistrars } from '../../core/registrars/registrar-repository.ts';
 import { callJson, listen, measure, startBenchStack } from './lib.ts';
+import { registrarsFloor } from './registrars-floor.ts';
 
 /**
  * A CPU profile of one server under authenticated registrar reads, taken only while the load runs
@@ -30,15 +29,7 @@ try {
     id = (await callJson(api, { method: 'POST', token, expect: 201, body })).id;
   }
   const tenantId = (await stack.db.query.users.findFirst())!.tenantId;
-  const floor = new Hono();
-  floor.get('/registrars/:id', async (c) => {
-    const row = await findRegistrarWithSchemes(stack.db, tenantId, c.req.param('id'));
-    return row ? c.json(row) : c.json({ error: 'Registrar not found' }, 404);
-  });
-  floor.get('/registrars', async (c) => {
-    const { rows, total } = await listRegistrars(stack.db, tenantId, { limit: 20, offset: 0 });
-    return c.json({ data: rows, total });
-  });
+  const floor = registrarsFloor(stack.db, tenantId);
   const floorServer = await listen((request) => floor.fetch(request));
   const url = {
     floor: `${floorServer.url}/registrars${list ? '' : `/${id}`}`,

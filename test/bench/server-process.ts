@@ -1,15 +1,13 @@
-import { Hono } from 'hono';
-import { findRegistrarWithSchemes, listRegistrars } from '../../core/registrars/registrar-repository.ts';
 import { connectDatabase } from '../../db/client.ts';
 import { buildBenchApp, listen, POOL_SIZE } from './lib.ts';
+import { registrarsFloor } from './registrars-floor.ts';
 
 /**
  * One server of a comparison in a process of its own (started by lib.ts `startServerProcess`, with the
  * node flags of `npm run start:web`), so that contenders share no JIT state, heap or garbage collector
  * with each other or with the bench. Reads its job as JSON from stdin, prints `{"url": …}`, runs until SIGTERM.
  * - `app`: the real web API; `verifying-app`: the same, verifying every token's signature;
- * - `registrars-floor`: the registrar repository functions (the routes' own prepared SQL) behind a bare
- *   Hono route: no auth, tenancy check, validation or platform middleware.
+ * - `registrars-floor`: the registrar routes' floor (registrars-floor.ts) on its own pool.
  */
 export type ServerRole = 'app' | 'verifying-app' | 'registrars-floor';
 export interface ServerJob {
@@ -20,17 +18,9 @@ export interface ServerJob {
   tenantId?: string;
 }
 
-const registrarsFloor = (databaseUrl: string, tenantId: string) => {
+const floorServer = (databaseUrl: string, tenantId: string) => {
   const { db, close } = connectDatabase(databaseUrl, { max: POOL_SIZE });
-  const floor = new Hono();
-  floor.get('/registrars/:id', async (c) => {
-    const row = await findRegistrarWithSchemes(db, tenantId, c.req.param('id'));
-    return row ? c.json(row) : c.json({ error: 'Registrar not found' }, 404);
-  });
-  floor.get('/registrars', async (c) => {
-    const { rows, total } = await listRegistrars(db, tenantId, { limit: 20, offset: 0 });
-    return c.json({ data: rows, total });
-  });
+  const floor = registrarsFloor(db, tenantId);
   return { fetch: (request: Request) => floor.fetch(request), close };
 };
 
@@ -39,7 +29,7 @@ for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
 const job = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ServerJob;
 const server =
   job.role === 'registrars-floor'
-    ? registrarsFloor(job.databaseUrl, job.tenantId!)
+    ? floorServer(job.databaseUrl, job.tenantId!)
     : buildBenchApp(job.databaseUrl, job.settingsEnv, { verifyEveryToken: job.role === 'verifying-app' });
 const listening = await listen(server.fetch);
 process.stdout.write(`${JSON.stringify({ url: listening.url })}\n`);

@@ -21,16 +21,21 @@ export const VC_API_KEY = 'bench-vc-key-0123456789';
 export const STORAGE_API_KEY = 'bench-storage-key-0123456789';
 export const STORAGE_BUCKETS = { public: 'documents', private: 'files' } as const;
 
-const start = async (
+/**
+ * A program (`script`, relative to `cwd`, default this checkout) on a free loopback port, ready once
+ * `healthPath` answers; `nodeFlags` go before it, `cleanup` runs after it stops.
+ */
+export const startProgram = async (
   script: string,
   envOf: (url: string) => Record<string, string>,
   healthPath: string,
-  nodeFlags: string[] = [],
-  cleanup?: () => Promise<void>,
+  options: { nodeFlags?: string[]; cleanup?: () => Promise<void>; cwd?: string } = {},
 ): Promise<ServiceProcess> => {
+  const { nodeFlags = [], cleanup, cwd } = options;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'error', ...envOf(url), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -58,12 +63,12 @@ const start = async (
 
 /** `vc-service/server.ts` on `databaseUrl` (it keeps its tables in its own schema). */
 export const startVcProcess = (databaseUrl: string, env: Record<string, string> = {}) =>
-  start('vc-service/server.ts', (url) => ({ API_KEY: VC_API_KEY, DATABASE_URL: databaseUrl, KEY_ENCRYPTION_KEY: '5f'.repeat(32), PUBLIC_URL: url, ...env }), '/health-check');
+  startProgram('vc-service/server.ts', (url) => ({ API_KEY: VC_API_KEY, DATABASE_URL: databaseUrl, KEY_ENCRYPTION_KEY: '5f'.repeat(32), PUBLIC_URL: url, ...env }), '/health-check');
 
 /** `storage-service/server.ts`, local backend on a fresh directory (removed on stop). */
 export const startStorageProcess = async (env: Record<string, string> = {}) => {
   const dir = await mkdtemp(join(tmpdir(), 'css-bench-storage-'));
-  return start(
+  return startProgram(
     'storage-service/server.ts',
     (url) => ({
       API_KEY: STORAGE_API_KEY,
@@ -75,8 +80,7 @@ export const startStorageProcess = async (env: Record<string, string> = {}) => {
       ...env,
     }),
     '/health-check',
-    [],
-    () => rm(dir, { recursive: true, force: true }),
+    { cleanup: () => rm(dir, { recursive: true, force: true }) },
   );
 };
 
@@ -88,7 +92,7 @@ export const startStorageProcess = async (env: Record<string, string> = {}) => {
 export const startWebProcess = async (
   options: { databaseUrl: string; oidcIssuer: string; vcUrl: string; storageUrl: string; env?: Record<string, string>; nodeFlags?: string[] },
 ) =>
-  start(
+  startProgram(
     'functions/server.ts',
     (url) => ({
       RI_DATABASE_URL: options.databaseUrl,
@@ -108,5 +112,5 @@ export const startWebProcess = async (
       ...options.env,
     }),
     '/api/health',
-    [...npmStartArgs('functions/server.ts').slice(0, -3), ...(options.nodeFlags ?? [])],
+    { nodeFlags: [...npmStartArgs('functions/server.ts').slice(0, -3), ...(options.nodeFlags ?? [])] },
   );
