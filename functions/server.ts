@@ -15,6 +15,7 @@ import { startUpDatabase } from '../core/start-up/prepare-database.ts';
 import { refusedSystemServices, refusedSystemServicesWarning } from '../core/start-up/private-system-services.ts';
 import { readSystemServices } from '../core/settings/system-services.ts';
 import { buildApp } from './app.ts';
+import { createNodeJwtVerifier } from './platform/auth/node-jwt-verifier.ts';
 import { createServices } from './platform/services.ts';
 import { staticServices } from './platform/with-platform.ts';
 
@@ -28,7 +29,12 @@ export const startWebServer = async (env = process.env, port = Number(readText(e
   const logger = createLogger(log.level, undefined, { redact: log.redact });
   // Creates the queues it sends to on first use: a submission never depends on a worker having run.
   const jobs = createJobQueue(databaseUrl, logger);
-  const services = createServices(env, database.db, settings, { createFetcher: createGuardedFetch, logger, jobs });
+  const services = createServices(env, database.db, settings, {
+    createFetcher: createGuardedFetch,
+    verifyJwt: createNodeJwtVerifier(),
+    logger,
+    jobs,
+  });
   const { fetcher } = services;
   const app = buildApp(staticServices(services));
   const server = serve({ fetch: app.fetch, port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });

@@ -15,6 +15,7 @@ import { prepareDatabase } from '../../core/start-up/prepare-database.ts';
 import { buildApp } from '../../functions/app.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
 import { Authenticator } from '../../functions/platform/auth/authenticator.ts';
+import { createNodeJwtVerifier } from '../../functions/platform/auth/node-jwt-verifier.ts';
 import { createServices } from '../../functions/platform/services.ts';
 import { requestClientCredentialsToken, type LocalIdpOptions } from '../../scripts/local-idp.ts';
 import { npmStartArgs } from '../rig/npm-start.ts';
@@ -97,8 +98,9 @@ export const buildBenchApp = (databaseUrl: string, settingsEnv: Record<string, s
   const connection = connectDatabase(databaseUrl, { max: POOL_SIZE });
   const settings = readWebSettings(settingsEnv);
   const jobs = createJobQueue(databaseUrl, createLogger('error'));
-  const services = createServices(settingsEnv, connection.db, settings, { jobs });
-  const authenticator = options.verifyEveryToken ? new Authenticator(settings.auth, { cacheVerifiedTokens: false }) : services.authenticator;
+  const verifyJwt = createNodeJwtVerifier();
+  const services = createServices(settingsEnv, connection.db, settings, { jobs, verifyJwt });
+  const authenticator = options.verifyEveryToken ? new Authenticator(settings.auth, { cacheVerifiedTokens: false, verifyJwt }) : services.authenticator;
   const app = buildApp(staticServices({ ...services, authenticator }));
   return {
     fetch: (request) => app.fetch(request),

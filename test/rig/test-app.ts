@@ -5,6 +5,7 @@ import { connectDatabase, type Database } from '../../db/client.ts';
 import { createJobQueue } from '../../core/jobs/job-queue.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { buildApp } from '../../functions/app.ts';
+import { createNodeJwtVerifier } from '../../functions/platform/auth/node-jwt-verifier.ts';
 import { createServices } from '../../functions/platform/services.ts';
 import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
 import type { Services } from '../../functions/platform/env.ts';
@@ -92,7 +93,8 @@ export const startTestApp = async (
   const settings = readWebSettings(env);
   const fetcher = createGuardedFetch({ allowPrivate: settings.allowPrivateUrls, userAgent: 'css-test', timeoutMs: 2000, ...options.fetch });
   const jobs = createJobQueue(database.url, createLogger('error'));
-  const services = createServices(env, connection.db, settings, { fetcher, jobs });
+  // The Node web process's token check, as functions/server.ts passes it (the edge tests run jose's).
+  const services = createServices(env, connection.db, settings, { fetcher, jobs, verifyJwt: createNodeJwtVerifier() });
   const app = buildApp(staticServices(services));
   handler = (request, env) => app.fetch(request, env as never);
 

@@ -1,4 +1,4 @@
-import { jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import { TtlCache } from '../../../core/cache/ttl-cache.ts';
 import type { AuthSettings } from '../../../core/settings/web-settings.ts';
 import {
@@ -8,6 +8,7 @@ import {
 } from '../../../core/tenancy/resolve-tenant.ts';
 import type { Database } from '../../../db/client.ts';
 import { invalidCredential, missingGroupClaim, unauthenticated } from './auth-errors.ts';
+import { joseJwtVerifier, type JwtVerifier } from './jwt-verifier.ts';
 import { OidcDiscovery } from './oidc-discovery.ts';
 
 /** Subject→tenant mappings never change in open mode and group→tenant never in closed mode. */
@@ -24,14 +25,19 @@ export class Authenticator {
   readonly #principals = new TtlCache<ResolvedPrincipal>(PRINCIPAL_CACHE_MS);
   readonly #verifiedTokens = new TtlCache<JWTPayload & { sub: string }>(VERIFIED_TOKEN_CACHE_MS);
   readonly #cacheVerifiedTokens: boolean;
+  readonly #verifyJwt: JwtVerifier;
 
-  /** `cacheVerifiedTokens: false` verifies every request's signature (benches measure that case). */
+  /**
+   * `cacheVerifiedTokens: false` verifies every request's signature (benches measure that case);
+   * `verifyJwt` is the runtime's token check (jose on WebCrypto unless the Node entry gives its own).
+   */
   constructor(
     readonly settings: AuthSettings,
-    options: { cacheVerifiedTokens?: boolean } = {},
+    options: { cacheVerifiedTokens?: boolean; verifyJwt?: JwtVerifier } = {},
   ) {
     this.discovery = new OidcDiscovery(settings.issuer);
     this.#cacheVerifiedTokens = options.cacheVerifiedTokens ?? true;
+    this.#verifyJwt = options.verifyJwt ?? joseJwtVerifier;
   }
 
   /** Service-account access token: signature (JWKS), issuer, audience, expiry, and a `sub`. */
@@ -41,10 +47,7 @@ export class Authenticator {
     const idp = await this.discovery.endpoints();
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, idp.jwks, {
-        issuer: idp.issuer,
-        audience: this.settings.serviceAccountAudience,
-      }));
+      payload = await this.#verifyJwt(token, idp.jwks, { issuer: idp.issuer, audience: this.settings.serviceAccountAudience });
     } catch {
       throw invalidCredential('Invalid or expired access token');
     }
@@ -62,7 +65,7 @@ export class Authenticator {
     const idp = await this.discovery.endpoints();
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, idp.jwks, { issuer: idp.issuer, audience: this.settings.clientId }));
+      payload = await this.#verifyJwt(token, idp.jwks, { issuer: idp.issuer, audience: this.settings.clientId });
     } catch {
       throw invalidCredential('Invalid ID token from the identity provider');
     }
