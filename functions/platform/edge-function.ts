@@ -2,7 +2,8 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ExecutionContext } from 'hono';
 import type { EnvSource } from '../../core/settings/env-readers.ts';
 import { readDatabaseUrl } from '../../core/settings/database-url.ts';
-import { connectDatabase } from '../../db/client.ts';
+import { connectDatabaseWithGraph } from '../../db/client.ts';
+import type { RelationalGraph } from '../../db/relational-graphs.ts';
 import { createSharedServices } from './services.ts';
 import type { AppEnv, Services } from './env.ts';
 import { validationHook } from './validation-hook.ts';
@@ -32,6 +33,11 @@ export interface EdgeMount extends MountOptions {
   path: string;
   /** Whether every route needs a token or session (false for health and sign-in). */
   guarded: boolean;
+  /**
+   * The tables (with their relations) the group reads through the relational API, `db.query`; none when left
+   * out. Its bundle then carries only the tables its code names (test/edge/relational-graphs.test.ts).
+   */
+  graph?: RelationalGraph;
 }
 
 /**
@@ -47,7 +53,7 @@ export const edgeFunction = (group: OpenAPIHono<AppEnv>, mount: EdgeMount): Edge
   const perRequestServices: ServicesProvider = async (c, next) => {
     const env = c.env as EnvSource;
     if (isolate?.env !== env) isolate = { env, shared: createSharedServices(env), databaseUrl: edgeDatabaseUrl(env) };
-    const connection = connectDatabase(isolate.databaseUrl, { max: 1 });
+    const connection = connectDatabaseWithGraph(isolate.databaseUrl, mount.graph ?? {}, { max: 1 });
     c.set('services', { ...isolate.shared, db: connection.db });
     try {
       await next();

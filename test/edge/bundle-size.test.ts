@@ -6,21 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEdgeEntry, edgeEntries } from '../../scripts/edge-bundle.ts';
 
 /**
- * Size budgets of the deployed edge bundles (minified, as `npm run build:edge` makes them): every entry, the
+ * The size budget of the deployed edge bundles (minified, as `npm run build:edge` makes them): every entry, the
  * storage service (AWS SDK S3 client) included, stays under 500 KB. Startup time on an edge runtime grows with
- * the code it must parse, so a bundle past its budget fails here. `npm run build:edge -- --analyze <group>`
+ * the code it must parse, so a bundle past the budget fails here. `npm run build:edge -- --analyze <group>`
  * shows where a bundle's bytes go.
  */
 const GROUP_BUDGET_BYTES = 500_000;
-/**
- * Entries over the 500 KB target, each with the reason (open work, not a goal):
- * identifiers evaluates tenant patterns with the linear-time RE2 engine (re2js, ~150 KB minified, which esbuild
- * cannot shake: `RE2JS.compile` reaches its whole class graph, including ~56 KB of Unicode tables for `\p{..}` and
- * case folding) on top of the shared base (~313 KB, the health bundle) and its own routes with identifier-link
- * publishing (~41 KB); it is ~505 KB. Schemes carries re2js too but fits (~483 KB).
- */
-const OVER_TARGET_BUDGETS: Record<string, number> = { identifiers: 507_000 };
-const budgetOf = (group: string) => OVER_TARGET_BUDGETS[group] ?? GROUP_BUDGET_BYTES;
 
 describe('edge bundle sizes', () => {
   let dir: string;
@@ -34,7 +25,7 @@ describe('edge bundle sizes', () => {
       sizes.set(group, { bytes, gzip: gzipSync(await readFile(outfile)).length });
     }
     console.table(
-      [...sizes].map(([group, { bytes, gzip }]) => ({ group, 'KB minified': Math.round(bytes / 1000), 'KB gzip': Math.round(gzip / 1000), 'budget KB': budgetOf(group) / 1000 })),
+      [...sizes].map(([group, { bytes, gzip }]) => ({ group, 'KB minified': Math.round(bytes / 1000), 'KB gzip': Math.round(gzip / 1000), 'budget KB': GROUP_BUDGET_BYTES / 1000 })),
     );
   }, 120_000);
 
@@ -46,9 +37,9 @@ describe('edge bundle sizes', () => {
     expect([...sizes.keys()].sort()).toEqual(edgeEntries().map((e) => e.group).sort());
   });
 
-  it.each(edgeEntries().map((e) => e.group))('keeps %s within its budget', (group) => {
+  it.each(edgeEntries().map((e) => e.group))('keeps %s within the budget', (group) => {
     const { bytes } = sizes.get(group)!;
-    expect(bytes, `${group}: ${bytes} bytes minified, budget ${budgetOf(group)}`).toBeLessThan(budgetOf(group));
+    expect(bytes, `${group}: ${bytes} bytes minified, budget ${GROUP_BUDGET_BYTES}`).toBeLessThan(GROUP_BUDGET_BYTES);
   });
 
   it('leaves out zod locales other than English', async () => {

@@ -12,9 +12,10 @@ import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test
  * The registrars group bundled as an edge function and run in workerd (miniflare): the same
  * platform conventions, a real token from a real IDP, and a real database reached through
  * postgres.js over `cloudflare:sockets` with one client per request. The schemes and identifiers
- * groups run beside it: tenant patterns evaluate on RE2 (re2js) there too.
+ * groups run beside it: tenant patterns evaluate on RE2 (re2js) there too. Organisations reads its
+ * identifiers through the relational API with the master-data graph its client gets (db/relational-graphs.ts).
  */
-describe('resource groups as edge functions in workerd (registrars, health, schemes, identifiers)', () => {
+describe('resource groups as edge functions in workerd (registrars, health, schemes, identifiers, organisations)', () => {
   let dir: string;
   let mf: Miniflare;
   let idp: LocalIdp;
@@ -38,7 +39,7 @@ describe('resource groups as edge functions in workerd (registrars, health, sche
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'css-edge-'));
     const bundle = (group: string) => join(dir, `${group}.js`);
-    for (const group of ['registrars', 'health', 'schemes', 'identifiers']) await bundleEdgeEntry(`functions/${group}/edge.ts`, bundle(group));
+    for (const group of ['registrars', 'health', 'schemes', 'identifiers', 'organisations']) await bundleEdgeEntry(`functions/${group}/edge.ts`, bundle(group));
     database = await createTestDatabase();
     idp = await startLocalIdp({
       audience: TEST_AUDIENCE,
@@ -62,6 +63,7 @@ describe('resource groups as edge functions in workerd (registrars, health, sche
         { ...common, name: 'health', scriptPath: bundle('health'), routes: ['*/api/health*'] },
         { ...common, name: 'schemes', scriptPath: bundle('schemes'), routes: ['*/api/v1/schemes*'] },
         { ...common, name: 'identifiers', scriptPath: bundle('identifiers'), routes: ['*/api/v1/identifiers*'] },
+        { ...common, name: 'organisations', scriptPath: bundle('organisations'), routes: ['*/api/v1/organisations*'] },
       ],
     });
     await mf.ready;
@@ -142,5 +144,28 @@ describe('resource groups as edge functions in workerd (registrars, health, sche
     expect(created.status).toBe(201);
     const read = await call('GET', `/api/v1/identifiers/${created.body.id}`, { token });
     expect(read.body).toMatchObject({ value: 'aaaa', scheme: { id: scheme.body.id, registrar: { id: registrar.body.id } } });
+  });
+
+  it('reads an organisation with its identifiers, their scheme and registrar, through its graph', async () => {
+    const token = await idp.clientCredentialsToken(account.clientId, account.clientSecret);
+    const registrar = await call('POST', '/api/v1/registrars', { token, body: { name: 'Graph', namespace: 'graph', url: 'https://graph.example.com' } });
+    const scheme = await call('POST', '/api/v1/schemes', {
+      token,
+      body: { registrarId: registrar.body.id, name: 'Digits', primaryKey: 'dg', validationPattern: '^\\d+$', linkTemplate: '/{primaryKey}/{value}' },
+    });
+    const [primary, secondary] = await Promise.all(['1001', '1002'].map((value) => call('POST', '/api/v1/identifiers', { token, body: { schemeId: scheme.body.id, value } })));
+    const created = await call('POST', '/api/v1/organisations', {
+      token,
+      body: [{ name: 'Edge Organisation', primaryIdentifierId: primary!.body.id, secondaryIdentifierIds: [secondary!.body.id] }],
+    });
+    expect(created.status).toBe(201);
+
+    const read = await call('GET', `/api/v1/organisations/${created.body[0].id}`, { token });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      name: 'Edge Organisation',
+      primaryIdentifier: { id: primary!.body.id, value: '1001', scheme: { id: scheme.body.id, registrar: { id: registrar.body.id } } },
+      secondaryIdentifiers: [{ id: secondary!.body.id, value: '1002', scheme: { id: scheme.body.id } }],
+    });
   });
 });
