@@ -1,6 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
-import { createMiddleware } from 'hono/factory';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { authenticate } from './auth/authenticate.ts';
 import { assignCorrelationId } from './correlation-id.ts';
 import type { AppEnv, Services } from './env.ts';
@@ -22,20 +21,23 @@ export interface MountOptions {
   publicPaths?: (path: string) => boolean;
 }
 
-/** The checks every request's URL gets, after its correlation id (so that a refusal carries it). */
-const requestConventions = createMiddleware<AppEnv>(async (c, next) => {
-  assignCorrelationId(c);
-  rejectRepeatedQuery(c);
-  rejectUnstorableUrl(c);
-  await next();
-});
+const BODY_METHOD_SET = new Set(BODY_METHODS);
+
+/** A middleware as the `next` of the one before it: a response it returns becomes the context's, as Hono's compose does. */
+const chained =
+  (c: Context<AppEnv>, middleware: MiddlewareHandler<AppEnv>, next: Next): Next =>
+  async () => {
+    const response = await middleware(c, next);
+    if (response) c.res = response;
+  };
 
 /**
  * The conventions every group shares, in one order: correlation id, single-valued query and storable
  * URL text (no NUL, no lone surrogates), services, then for requests that may carry a body its limit,
- * JSON parse and storable text, then authentication (unless public), one error body for everything.
- * The per-request work stays in few layers, and none of it touches the body of a GET: this is the hot
- * path of every read (see the registrar bench).
+ * JSON parse and storable text, then authentication (unless public) under `guardedPrefix`, one error
+ * body for everything. All of it is one middleware: on a GET it is the hot path of every read (see the
+ * registrar bench), and each further layer costs every request a router entry and a dispatch; none of
+ * it touches the body of a GET.
  */
 export const applyPlatform = (
   app: OpenAPIHono<AppEnv>,
@@ -43,9 +45,16 @@ export const applyPlatform = (
   guardedPrefix: string,
   options: MountOptions = {},
 ) => {
-  app.use('*', requestConventions, provideServices);
-  app.on(BODY_METHODS, '*', requestBody);
-  app.use(`${guardedPrefix}/*`, (c, next) => (options.publicPaths?.(c.req.path) ? next() : authenticate(c, next)));
+  const isGuarded = (path: string) =>
+    (path === guardedPrefix || path.startsWith(`${guardedPrefix}/`)) && !options.publicPaths?.(path);
+  const platform: MiddlewareHandler<AppEnv> = (c, next) => {
+    assignCorrelationId(c);
+    rejectRepeatedQuery(c);
+    rejectUnstorableUrl(c);
+    const guard = isGuarded(c.req.path) ? chained(c, authenticate, next) : next;
+    return provideServices(c, BODY_METHOD_SET.has(c.req.method) ? chained(c, requestBody, guard) : guard);
+  };
+  app.use('*', platform);
   app.onError(handleError);
   app.notFound(handleNotFound);
   return app;
