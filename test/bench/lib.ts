@@ -36,6 +36,8 @@ export const POOL_SIZE = 10;
 
 export interface Listening {
   url: string;
+  /** The process serving it, when it has one of its own (its CPU per request is then measured). */
+  pid?: number;
   close(): Promise<void>;
 }
 
@@ -167,7 +169,7 @@ const idpProgram = join(dirname(fileURLToPath(import.meta.url)), 'idp-process.ts
 const serverProgram = join(dirname(fileURLToPath(import.meta.url)), 'server-process.ts');
 
 /** A program of this folder as a child process: its job as JSON on stdin, its first stdout line (JSON) back. */
-const startChild = <T>(program: string, job: object, nodeFlags: string[] = []): Promise<T & { close(): Promise<void> }> =>
+const startChild = <T>(program: string, job: object, nodeFlags: string[] = []): Promise<T & { pid?: number; close(): Promise<void> }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', program], { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
@@ -180,6 +182,7 @@ const startChild = <T>(program: string, job: object, nodeFlags: string[] = []): 
       child.off('exit', onExit);
       resolve({
         ...(JSON.parse(output) as T),
+        pid: child.pid,
         close: async () => {
           if (child.exitCode !== null) return;
           const exited = new Promise((done) => child.once('exit', done));
@@ -230,6 +233,8 @@ export interface LoadOptions {
   requests?: autocannon.Request[];
   /** autocannon replaces every `[<id>]` in the body with a new unique id per request (letters, digits, `_`, `-`). */
   idReplacement?: boolean;
+  /** The server's own process (Listening.pid): its CPU per request is measured too. */
+  serverPid?: number;
 }
 
 export interface LoadResult {
@@ -239,6 +244,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** The server process's CPU time per request in µs, when its pid was given. */
+  serverCpuMicros?: number;
 }
 
 const loadGenerator = join(dirname(fileURLToPath(import.meta.url)), 'load-generator.ts');
@@ -273,6 +280,7 @@ export const measure = async (name: string, options: LoadOptions): Promise<LoadR
     },
     warmupSeconds: options.warmupSeconds ?? WARMUP_SECONDS,
     seconds: options.seconds ?? DURATION,
+    serverPid: options.serverPid,
   });
   const summary: LoadResult = { name, ...result, requestsPerSecond: Math.round(result.requestsPerSecond) };
   if (summary.errors > 0 || summary.non2xx > 0) {

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { readFileSync } from 'node:fs';
 
 /**
  * The load generator as its own program, so it never shares an event loop (or a process) with the
@@ -9,13 +10,26 @@ interface Job {
   options: autocannon.Options;
   warmupSeconds: number;
   seconds: number;
+  /** The server's process: its CPU time (user + system, all threads) is read around the measured run. */
+  serverPid?: number;
 }
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+/** CPU seconds a process has used so far (fields 14 and 15 of /proc/<pid>/stat, after the command name). */
+const cpuSecondsOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+};
 
 let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const job = JSON.parse(input) as Job;
 if (job.warmupSeconds > 0) await autocannon({ ...job.options, duration: job.warmupSeconds });
+const cpuBefore = job.serverPid ? cpuSecondsOf(job.serverPid) : 0;
 const result = await autocannon({ ...job.options, duration: job.seconds });
+const serverCpuSeconds = job.serverPid ? cpuSecondsOf(job.serverPid) - cpuBefore : undefined;
 process.stdout.write(
   JSON.stringify({
     requestsPerSecond: result.requests.average,
@@ -23,5 +37,8 @@ process.stdout.write(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    // The server's CPU per answered request, in microseconds: unlike throughput, barely moved by what
+    // else the machine runs at the time (postgres, the load generator, another bench).
+    serverCpuMicros: serverCpuSeconds === undefined ? undefined : (serverCpuSeconds * 1e6) / Math.max(1, result.requests.total),
   }),
 );

@@ -27,6 +27,8 @@ export interface PairedResults {
   medianOf(name: string, key: 'requestsPerSecond' | 'p50' | 'p99'): number;
 }
 
+const cpuOf = (run: LoadResult) => run.serverCpuMicros;
+
 /**
  * Measures contenders in `rounds` paired rounds. The order alternates (as given in even rounds,
  * reversed in odd ones) so no contender always gets the warmer machine; prints the medians.
@@ -50,6 +52,9 @@ export const pairedMeasurements = async (title: string, everyone: Contender[], r
       'per round': runs.get(name)!.map((run) => run.requestsPerSecond).join(' '),
       'p50 ms': medianOf(name, 'p50'),
       'p99 ms': medianOf(name, 'p99'),
+      ...(runs.get(name)!.every((run) => cpuOf(run) !== undefined)
+        ? { 'server CPU µs/req': Math.round(median(runs.get(name)!.map((run) => cpuOf(run)!))) }
+        : {}),
     })),
   );
   return { rounds, runs, medianOf };
@@ -72,8 +77,31 @@ export const recordPairedRatio = (results: PairedResults, measured: string, refe
 };
 
 /**
+ * Records the reference's server CPU per request ÷ the measured one's, taken within each round (1 = as
+ * cheap as the reference), when both ran in processes of their own: the cost ratio that throughput shows
+ * only through the noise of everything else sharing the machine's two cores. Undefined otherwise.
+ */
+export const recordPairedCpuRatio = (results: PairedResults, measured: string, reference: string): RatioRow | undefined => {
+  const referenceRuns = results.runs.get(reference)!;
+  const measuredRuns = results.runs.get(measured)!;
+  if (![...referenceRuns, ...measuredRuns].every((run) => cpuOf(run) !== undefined)) return undefined;
+  const ratios = measuredRuns.map((run, i) => cpuOf(referenceRuns[i]!)! / cpuOf(run)!);
+  const medianCpu = (runs: LoadResult[]) => Math.round(median(runs.map((run) => cpuOf(run)!)));
+  return recordRatio({
+    measured: `${measured} (server CPU per request)`,
+    reference,
+    ratio: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    rounds: results.rounds,
+    detail: `${medianCpu(measuredRuns)} vs ${medianCpu(referenceRuns)} µs CPU/req`,
+  });
+};
+
+/**
  * Measures a reference and its contenders in `rounds` paired rounds (pairedMeasurements); each
- * contender's ratio is taken within a round, and the median ratio is reported with its spread.
+ * contender's ratio is taken within a round, and the median ratio is reported with its spread, beside
+ * the server-CPU-per-request ratio when every server runs in a process of its own.
  */
 export const pairedRounds = async (
   title: string,
@@ -82,7 +110,11 @@ export const pairedRounds = async (
   rounds = ROUNDS,
 ): Promise<RatioRow[]> => {
   const results = await pairedMeasurements(title, [reference, ...contenders], rounds);
-  return contenders.map((contender) => recordPairedRatio(results, contender.name, reference.name, contender.target));
+  return contenders.flatMap((contender) => {
+    const throughput = recordPairedRatio(results, contender.name, reference.name, contender.target);
+    const cpu = recordPairedCpuRatio(results, contender.name, reference.name);
+    return cpu ? [throughput, cpu] : [throughput];
+  });
 };
 
 /** Paired rounds of one-off timings (e.g. a bulk create), as throughput ratios: reference time ÷ measured time. */

@@ -6,7 +6,9 @@ import { callJson, pairedRounds, startBenchStack, startServerProcess } from './l
  * a bare Hono route: no auth, no tenancy check, no validation, no platform middleware. The floor, the
  * real app and the real app verifying every token each run in a process of their own, started as the
  * deployed web process is (server-process.ts), with a pool of the same size; the load generator runs in
- * yet another. Targets: ≥ 85% of the floor with a cached token, ≥ 70% verifying per request.
+ * yet another. The floor gets the same request, bearer header included. Targets: ≥ 85% of the floor's
+ * throughput with a cached token, ≥ 70% verifying per request; each server's CPU per request is
+ * compared too (the load generator reads it from /proc around the measured run).
  */
 const stack = await startBenchStack();
 try {
@@ -34,10 +36,14 @@ try {
   const variants = (label: string, floorPath: string, apiPath: string) =>
     pairedRounds(
       `Registrar ${label}: real route vs same-SQL floor`,
-      { name: `floor ${label}`, load: { url: `${floor.url}${floorPath}` } },
+      { name: `floor ${label}`, load: { url: `${floor.url}${floorPath}`, headers: auth, serverPid: floor.pid } },
       [
-        { name: `${label}, cached token`, load: { url: `${app.url}${apiPath}`, headers: auth }, target: 0.85 },
-        { name: `${label}, verified per request`, load: { url: `${verifyingApp.url}${apiPath}`, headers: auth }, target: 0.7 },
+        { name: `${label}, cached token`, load: { url: `${app.url}${apiPath}`, headers: auth, serverPid: app.pid }, target: 0.85 },
+        {
+          name: `${label}, verified per request`,
+          load: { url: `${verifyingApp.url}${apiPath}`, headers: auth, serverPid: verifyingApp.pid },
+          target: 0.7,
+        },
       ],
     );
   try {
