@@ -40,8 +40,9 @@ afterAll(async () => {
   await rig?.close();
 });
 
-const worker = async (env: Record<string, string> = {}) => {
-  const started = await startWorkerProcess(rig.t.databaseUrl, { ...systemServicesEnv(rig), WORKER_JOB_TIMEOUT_SECONDS: JOB_TIMEOUT, ...env });
+/** A worker process started under the test's `signal`: killed at once if the test times out (see startWorkerProcess). */
+const worker = async (signal: AbortSignal, env: Record<string, string> = {}) => {
+  const started = await startWorkerProcess(rig.t.databaseUrl, { ...systemServicesEnv(rig), WORKER_JOB_TIMEOUT_SECONDS: JOB_TIMEOUT, ...env }, signal);
   running.push(started);
   return started;
 };
@@ -75,9 +76,11 @@ const batchState = async (batchId: string) =>
   (await rig.t.db.execute<{ state: string }>(sql`select state from credential_batches where id = ${batchId}`))[0]!.state;
 const isOpen = (state: string) => state === 'QUEUED' || state === 'RUNNING';
 
-const until = async (what: string, check: () => Promise<boolean>, limitMs = 180_000) => {
+/** Polls `check`; stops when the test's `signal` is aborted (it timed out), so its body does not go on. */
+const until = async (what: string, signal: AbortSignal, check: () => Promise<boolean>, limitMs = 180_000) => {
   const end = Date.now() + limitMs;
   while (!(await check())) {
+    signal.throwIfAborted();
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -184,7 +187,7 @@ const recoverAfterKill = async (batchId: string) => {
 describe('batch issuance under faults', () => {
   it(
     'a worker killed (SIGKILL) at random moments twenty times: no item issued twice, none lost, unknown outcomes surfaced, counts sum',
-    async () => {
+    async ({ signal }) => {
       const seed = Number(process.env.BATCH_FAULTS_SEED ?? Math.floor(Math.random() * 2 ** 31));
       console.log(`batch faults: SIGKILL seed ${seed} (replay with BATCH_FAULTS_SEED=${seed})`);
       const random = seeded(seed);
@@ -193,9 +196,9 @@ describe('batch issuance under faults', () => {
       let kills = 0;
       while (kills < 20 && isOpen(await batchState(batchId))) {
         const settled = await settledItems(batchId);
-        const victim = await worker();
+        const victim = await worker(signal);
         // Most kills land while items are being issued; one in five during start-up and the claim.
-        if (random() >= 0.2) await until('an item to settle', async () => (await settledItems(batchId)) > settled || !isOpen(await batchState(batchId)));
+        if (random() >= 0.2) await until('an item to settle', signal, async () => (await settledItems(batchId)) > settled || !isOpen(await batchState(batchId)));
         await new Promise((r) => setTimeout(r, Math.floor(random() * 400)));
         await victim.stop('SIGKILL');
         running.splice(running.indexOf(victim), 1);
@@ -203,9 +206,9 @@ describe('batch issuance under faults', () => {
         await recoverAfterKill(batchId);
       }
       expect(kills, 'the batch outlived the kills').toBe(20);
-      const last = await worker();
+      const last = await worker(signal);
       // Polled through the status route: a read while items move must never look like count drift.
-      await until('the batch to settle', async () => !isOpen((await projection(batchId)).state));
+      await until('the batch to settle', signal, async () => !isOpen((await projection(batchId)).state));
       expect(await last.stop('SIGTERM')).toBe(0);
 
       const { issued, unknown, signatures } = await expectIssuedAtMostOnce([{ id: batchId, tag: 'killed' }], before);
@@ -222,14 +225,14 @@ describe('batch issuance under faults', () => {
 
   it(
     'two workers on one queue (BATCH_JOB_CONCURRENCY=2 each), every batch sent to them twice: no item processed twice',
-    async () => {
+    async ({ signal }) => {
       const before = await upstream();
-      const pair = [await worker({ BATCH_JOB_CONCURRENCY: '2' }), await worker({ BATCH_JOB_CONCURRENCY: '2' })];
+      const pair = [await worker(signal, { BATCH_JOB_CONCURRENCY: '2' }), await worker(signal, { BATCH_JOB_CONCURRENCY: '2' })];
       const batches: { id: string; tag: string }[] = [];
       for (const [tag, count] of [['pair-big', 200], ['pair-a', 30], ['pair-b', 30], ['pair-c', 30]] as const) batches.push({ id: await submitBatch(tag, count), tag });
       // A second job for every batch: both workers may hold a job of the same batch at once.
       for (const { id } of batches) await rig.t.db.transaction((tx) => jobs.enqueue(tx, { queue: QUEUE_NAMES.issueBatch, payload: { tenantId, batchId: id } }));
-      await until('every batch to settle', async () => {
+      await until('every batch to settle', signal, async () => {
         for (const { id } of batches) if (isOpen((await projection(id)).state)) return false;
         return true;
       });
@@ -246,11 +249,11 @@ describe('batch issuance under faults', () => {
 
   it(
     'a worker stopped with SIGTERM mid-item finishes that item, claims no other, exits 0 drained; the next worker completes the batch',
-    async () => {
+    async ({ signal }) => {
       const before = await upstream();
       const batchId = await submitBatch('stopped', 60);
-      const first = await worker();
-      await until('an item in flight', async () => (await itemRows(rig.t.db, batchId)).some((r) => r.state === 'PROCESSING'));
+      const first = await worker(signal);
+      await until('an item in flight', signal, async () => (await itemRows(rig.t.db, batchId)).some((r) => r.state === 'PROCESSING'));
       // The worker's own limit (45 s, else exit 1) is what the exit code proves; a drain over 30 s would log "abandoned".
       expect(await first.stop('SIGTERM')).toBe(0);
       const logs = first.logs();
@@ -262,8 +265,8 @@ describe('batch issuance under faults', () => {
       expect(rows.some((r) => r.state === 'QUEUED'), 'the stop came before the end of the batch').toBe(true);
       expect((await batchState(batchId))).toBe('RUNNING');
 
-      const next = await worker();
-      await until('the batch to settle', async () => !isOpen((await projection(batchId)).state));
+      const next = await worker(signal);
+      await until('the batch to settle', signal, async () => !isOpen((await projection(batchId)).state));
       expect(await next.stop('SIGTERM')).toBe(0);
       const { issued, unknown } = await expectIssuedAtMostOnce([{ id: batchId, tag: 'stopped' }], before);
       expect([issued, unknown]).toEqual([60, 0]);
