@@ -10,7 +10,6 @@ import { runJob, startTestWorker, testWorkerDeps, testWorkerEnv } from '../../te
 import { annotations, insertLibraryRecord, LIBRARY, startLibraryRig, type LibraryRig } from '../../test/rig/library-fixtures.ts';
 import { runProgram, type Program } from '../../test/rig/program.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
-import { CONSUMERS } from '../worker.ts';
 import { libraryReconcilePendingRuns } from './library-reconcile-pending-runs.ts';
 
 const logger = createLogger('error');

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { CONSUMERS, startWorker } from '../../consumers/worker.ts';
+import { startWorker } from '../../consumers/worker.ts';
 import { payloadChecksFor } from '../../core/credentials/issuance-deps.ts';
 import { domainDeps } from '../../core/deps.ts';
 import { createJobQueue } from '../../core/jobs/job-queue.ts';
@@ -126,7 +126,7 @@ try {
 
     // The real worker: the generations are queued first, then one worker starts and drains them.
     await requestAll();
-    const worker = await startWorker(workerEnv, logger, CONSUMERS);
+    const worker = await startWorker(workerEnv, logger);
     const start = performance.now();
     while ((await pendingCount()) > 0) await new Promise((r) => setTimeout(r, 20));
     workerRates.push(issued.length / ((performance.now() - start) / 1000));

@@ -1,12 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileBatches } from '../../core/batches/reconcile-batches.ts';
 import { createJobQueue, type JobQueue } from '../../core/jobs/job-queue.ts';
 import { QUEUE_NAMES } from '../../core/jobs/queues.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { credentials } from '../../db/schema/index.ts';
+import { startVcService, type VcService } from '../../vc-service/test/vc-harness.ts';
 import { BATCHES, itemRows, submit } from '../rig/batch-submission.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, systemServicesEnv, type IssuanceRig } from '../rig/credential-fixtures.ts';
+import { insertVcInstance } from '../rig/did-fixtures.ts';
 import { statusEntriesAllocated, storedObjects, vcSignatureCount } from '../rig/issuance-evidence.ts';
 import { startWorkerProcess, type WorkerProcess } from '../rig/worker-process.ts';
 
@@ -15,6 +17,10 @@ import { startWorkerProcess, type WorkerProcess } from '../rig/worker-process.ts
  * killed and restarted, or run twice on one queue, or stopped mid-item; the web app runs here, the
  * VC service as its own process and the storage service on a local directory. Every check counts
  * what the VC service signed and what the storage service holds, not only our rows.
+ *
+ * Each scenario issues as an issuer of its own (a DID on a VC service of its own) and counts only that
+ * issuer's credentials: a batch another scenario left open (one that ran past its bound) may be taken
+ * up by this scenario's workers without moving its counts.
  *
  * The shortest job timeout (WORKER_JOB_TIMEOUT_SECONDS=30) keeps a worker's job short-lived. "No
  * worker, nothing issued" is proven in functions/credential-batches/credential-batches.happy.test.ts.
@@ -26,6 +32,7 @@ let rig: IssuanceRig;
 let jobs: JobQueue;
 let tenantId: string;
 const running: WorkerProcess[] = [];
+const ownVcServices: VcService[] = [];
 
 beforeAll(async () => {
   rig = await startIssuanceRig({ WORKER_JOB_TIMEOUT_SECONDS: JOB_TIMEOUT });
@@ -38,24 +45,43 @@ afterEach(async () => {
 afterAll(async () => {
   await jobs?.close();
   await rig?.close();
+  for (const vc of ownVcServices) await vc.stop();
 });
 
-const worker = async (env: Record<string, string> = {}) => {
-  const started = await startWorkerProcess(rig.t.databaseUrl, { ...systemServicesEnv(rig), WORKER_JOB_TIMEOUT_SECONDS: JOB_TIMEOUT, ...env });
+/** A worker process started under the test's `signal`: killed at once if the test times out (see startWorkerProcess). */
+const worker = async (signal: AbortSignal, env: Record<string, string> = {}) => {
+  const started = await startWorkerProcess(rig.t.databaseUrl, { ...systemServicesEnv(rig), WORKER_JOB_TIMEOUT_SECONDS: JOB_TIMEOUT, ...env }, signal);
   running.push(started);
   return started;
 };
 
+/** Who a scenario issues as: a DID of tenant A and the VC service that holds its key and signs for it. */
+interface Issuer {
+  did: string;
+  vc: VcService;
+}
+
+/** A VC service of the scenario's own, as tenant A's VC instance, and a DID on it. */
+const ownIssuer = async (): Promise<Issuer> => {
+  const vc = await startVcService();
+  ownVcServices.push(vc);
+  const instance = await insertVcInstance(rig.t.db, rig.t.services.secretBox, tenantId, vc);
+  const alias = `faults-${crypto.randomUUID().slice(0, 8)}`;
+  const res = await rig.t.call('POST', '/api/v1/dids', { token: rig.token, body: { type: 'MANAGED', method: 'DID_WEB', alias, serviceInstanceId: instance.id } });
+  expect(res.status, res.text).toBe(201);
+  return { did: res.body.did as string, vc };
+};
+
 /** Each item's credential carries an id of its own (`<tag>-<index>`), so a stored copy names its item; stored unencrypted to be read back. */
 const markerOf = (tag: string, index: number) => `https://credentials.sample-mine.example.com/dpp/${tag}-${index}`;
-const items = (tag: string, count: number) =>
+const items = (issuer: Issuer, tag: string, count: number) =>
   Array.from({ length: count }, (_, index) =>
-    issueBody('DigitalProductPassport', '0.7.0', { ...samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, rig.did), id: markerOf(tag, index) }, {
+    issueBody('DigitalProductPassport', '0.7.0', { ...samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, issuer.did), id: markerOf(tag, index) }, {
       storageOptions: { encrypt: false },
     }),
   );
-const submitBatch = async (tag: string, count: number) => {
-  const res = await submit(rig.t, rig.token, { items: items(tag, count) });
+const submitBatch = async (issuer: Issuer, tag: string, count: number) => {
+  const res = await submit(rig.t, rig.token, { items: items(issuer, tag, count) });
   expect(res.status, res.text).toBe(202);
   return res.body.batchId as string;
 };
@@ -75,28 +101,31 @@ const batchState = async (batchId: string) =>
   (await rig.t.db.execute<{ state: string }>(sql`select state from credential_batches where id = ${batchId}`))[0]!.state;
 const isOpen = (state: string) => state === 'QUEUED' || state === 'RUNNING';
 
-const until = async (what: string, check: () => Promise<boolean>, limitMs = 180_000) => {
+/** Polls `check`; stops when the test's `signal` is aborted (it timed out), so its body does not go on. */
+const until = async (what: string, signal: AbortSignal, check: () => Promise<boolean>, limitMs = 180_000) => {
   const end = Date.now() + limitMs;
   while (!(await check())) {
+    signal.throwIfAborted();
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 };
 
-/** The upstream evidence before a scenario, to count what the scenario added. */
-const upstream = async () => ({
-  signatures: vcSignatureCount(rig.vc),
-  statusEntries: await statusEntriesAllocated(rig.vc, rig.did),
-  stored: await storedObjects(rig.storage.settings.localDirectory),
-  credentialRows: (await rig.t.db.select({ n: sql<number>`count(*)::int` }).from(credentials))[0]!.n,
+/** The evidence of an issuer's credentials before a scenario, to count what the scenario added. */
+const upstream = async (issuer: Issuer) => ({
+  issuer,
+  signatures: vcSignatureCount(issuer.vc),
+  statusEntries: await statusEntriesAllocated(issuer.vc, issuer.did),
+  stored: await storedObjects(rig.storage.settings.localDirectory, issuer.did),
+  credentialRows: (await rig.t.db.select({ n: sql<number>`count(*)::int` }).from(credentials).where(eq(credentials.issuerDid, issuer.did)))[0]!.n,
 });
 
 /**
- * The checks every scenario ends with, over its settled batches: nothing queued or processing; the
- * counts sum to the total and match the items; each ISSUED item has its own credential row, and the
- * rows are exactly the new ones; the VC service signed, and the storage service holds, at most one
- * credential per item (never two for one item, none for an item that is neither ISSUED nor
- * OUTCOME_UNKNOWN), and at least one per ISSUED item. Returns the totals.
+ * The checks every scenario ends with, over its settled batches (all of its issuer's): nothing queued
+ * or processing; the counts sum to the total and match the items; each ISSUED item has its own
+ * credential row, and the issuer's rows are exactly the new ones; the VC service signed, and the
+ * storage service holds, at most one credential per item (never two for one item, none for an item that
+ * is neither ISSUED nor OUTCOME_UNKNOWN), and at least one per ISSUED item. Returns the totals.
  */
 const expectIssuedAtMostOnce = async (batches: { id: string; tag: string }[], before: Awaited<ReturnType<typeof upstream>>) => {
   let issued = 0;
@@ -128,7 +157,7 @@ const expectIssuedAtMostOnce = async (batches: { id: string; tag: string }[], be
     issued += counts.issued;
     unknown += counts.unknown;
   }
-  const after = await upstream();
+  const after = await upstream(before.issuer);
   expect(new Set(credentialIds).size, 'one credential per ISSUED item').toBe(credentialIds.length);
   expect(after.credentialRows - before.credentialRows).toBe(issued);
 
@@ -184,18 +213,19 @@ const recoverAfterKill = async (batchId: string) => {
 describe('batch issuance under faults', () => {
   it(
     'a worker killed (SIGKILL) at random moments twenty times: no item issued twice, none lost, unknown outcomes surfaced, counts sum',
-    async () => {
+    async ({ signal }) => {
       const seed = Number(process.env.BATCH_FAULTS_SEED ?? Math.floor(Math.random() * 2 ** 31));
       console.log(`batch faults: SIGKILL seed ${seed} (replay with BATCH_FAULTS_SEED=${seed})`);
       const random = seeded(seed);
-      const before = await upstream();
-      const batchId = await submitBatch('killed', 200);
+      // The rig's issuer: no other scenario issues as it.
+      const before = await upstream({ did: rig.did, vc: rig.vc });
+      const batchId = await submitBatch(before.issuer, 'killed', 200);
       let kills = 0;
       while (kills < 20 && isOpen(await batchState(batchId))) {
         const settled = await settledItems(batchId);
-        const victim = await worker();
+        const victim = await worker(signal);
         // Most kills land while items are being issued; one in five during start-up and the claim.
-        if (random() >= 0.2) await until('an item to settle', async () => (await settledItems(batchId)) > settled || !isOpen(await batchState(batchId)));
+        if (random() >= 0.2) await until('an item to settle', signal, async () => (await settledItems(batchId)) > settled || !isOpen(await batchState(batchId)));
         await new Promise((r) => setTimeout(r, Math.floor(random() * 400)));
         await victim.stop('SIGKILL');
         running.splice(running.indexOf(victim), 1);
@@ -203,9 +233,9 @@ describe('batch issuance under faults', () => {
         await recoverAfterKill(batchId);
       }
       expect(kills, 'the batch outlived the kills').toBe(20);
-      const last = await worker();
+      const last = await worker(signal);
       // Polled through the status route: a read while items move must never look like count drift.
-      await until('the batch to settle', async () => !isOpen((await projection(batchId)).state));
+      await until('the batch to settle', signal, async () => !isOpen((await projection(batchId)).state));
       expect(await last.stop('SIGTERM')).toBe(0);
 
       const { issued, unknown, signatures } = await expectIssuedAtMostOnce([{ id: batchId, tag: 'killed' }], before);
@@ -222,14 +252,14 @@ describe('batch issuance under faults', () => {
 
   it(
     'two workers on one queue (BATCH_JOB_CONCURRENCY=2 each), every batch sent to them twice: no item processed twice',
-    async () => {
-      const before = await upstream();
-      const pair = [await worker({ BATCH_JOB_CONCURRENCY: '2' }), await worker({ BATCH_JOB_CONCURRENCY: '2' })];
+    async ({ signal }) => {
+      const before = await upstream(await ownIssuer());
+      const pair = [await worker(signal, { BATCH_JOB_CONCURRENCY: '2' }), await worker(signal, { BATCH_JOB_CONCURRENCY: '2' })];
       const batches: { id: string; tag: string }[] = [];
-      for (const [tag, count] of [['pair-big', 200], ['pair-a', 30], ['pair-b', 30], ['pair-c', 30]] as const) batches.push({ id: await submitBatch(tag, count), tag });
+      for (const [tag, count] of [['pair-big', 200], ['pair-a', 30], ['pair-b', 30], ['pair-c', 30]] as const) batches.push({ id: await submitBatch(before.issuer, tag, count), tag });
       // A second job for every batch: both workers may hold a job of the same batch at once.
       for (const { id } of batches) await rig.t.db.transaction((tx) => jobs.enqueue(tx, { queue: QUEUE_NAMES.issueBatch, payload: { tenantId, batchId: id } }));
-      await until('every batch to settle', async () => {
+      await until('every batch to settle', signal, async () => {
         for (const { id } of batches) if (isOpen((await projection(id)).state)) return false;
         return true;
       });
@@ -246,11 +276,11 @@ describe('batch issuance under faults', () => {
 
   it(
     'a worker stopped with SIGTERM mid-item finishes that item, claims no other, exits 0 drained; the next worker completes the batch',
-    async () => {
-      const before = await upstream();
-      const batchId = await submitBatch('stopped', 60);
-      const first = await worker();
-      await until('an item in flight', async () => (await itemRows(rig.t.db, batchId)).some((r) => r.state === 'PROCESSING'));
+    async ({ signal }) => {
+      const before = await upstream(await ownIssuer());
+      const batchId = await submitBatch(before.issuer, 'stopped', 60);
+      const first = await worker(signal);
+      await until('an item in flight', signal, async () => (await itemRows(rig.t.db, batchId)).some((r) => r.state === 'PROCESSING'));
       // The worker's own limit (45 s, else exit 1) is what the exit code proves; a drain over 30 s would log "abandoned".
       expect(await first.stop('SIGTERM')).toBe(0);
       const logs = first.logs();
@@ -262,8 +292,8 @@ describe('batch issuance under faults', () => {
       expect(rows.some((r) => r.state === 'QUEUED'), 'the stop came before the end of the batch').toBe(true);
       expect((await batchState(batchId))).toBe('RUNNING');
 
-      const next = await worker();
-      await until('the batch to settle', async () => !isOpen((await projection(batchId)).state));
+      const next = await worker(signal);
+      await until('the batch to settle', signal, async () => !isOpen((await projection(batchId)).state));
       expect(await next.stop('SIGTERM')).toBe(0);
       const { issued, unknown } = await expectIssuedAtMostOnce([{ id: batchId, tag: 'stopped' }], before);
       expect([issued, unknown]).toEqual([60, 0]);

@@ -31,14 +31,22 @@ export const statusEntriesAllocated = async (vc: VcService, issuerDid: string): 
 };
 
 export interface StoredObjects {
-  /** Every object file under the storage directory. */
+  /** The objects counted: every object file under the storage directory but the credentials of other issuers. */
   count: number;
-  /** The `id` of each credential stored unencrypted (one entry per object, so repeats show). */
+  /** The `id` of each credential of the issuer stored unencrypted (one entry per object, so repeats show). */
   credentialIds: string[];
 }
 
-/** The objects a local-backend storage service holds (files under its LOCAL_DIRECTORY, one per object). */
-export const storedObjects = async (localDirectory: string): Promise<StoredObjects> => {
+const issuerOf = (credential: Record<string, unknown>): unknown =>
+  typeof credential.issuer === 'object' && credential.issuer !== null ? (credential.issuer as Record<string, unknown>).id : credential.issuer;
+
+/**
+ * The objects a local-backend storage service holds for one issuer (files under its LOCAL_DIRECTORY,
+ * one per object). A credential stored unencrypted counts for its issuer only, so another test's
+ * credentials do not move the count; any other object (encrypted, or not a credential) cannot be told
+ * apart and counts for every issuer.
+ */
+export const storedObjects = async (localDirectory: string, issuerDid: string): Promise<StoredObjects> => {
   const credentialIds: string[] = [];
   let count = 0;
   const walk = async (dir: string): Promise<void> => {
@@ -48,9 +56,13 @@ export const storedObjects = async (localDirectory: string): Promise<StoredObjec
         await walk(path);
         continue;
       }
-      count += 1;
       const body = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-      if (typeof body.id === 'string' && body.id.startsWith('data:')) credentialIds.push(decodeEnveloped(body).id as string);
+      if (typeof body.id === 'string' && body.id.startsWith('data:')) {
+        const credential = decodeEnveloped(body);
+        if (issuerOf(credential) !== issuerDid) continue;
+        credentialIds.push(credential.id as string);
+      }
+      count += 1;
     }
   };
   await walk(localDirectory);
