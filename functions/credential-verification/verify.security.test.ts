@@ -1,21 +1,9 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pointVcInstance, unreachableVc } from '../../test/rig/did-fixtures.ts';
 import { SYSTEM_SERVICE_IDS } from '../../test/rig/fixtures.ts';
+import { callFrom } from '../../test/rig/call-from.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 import { startSource, startVerifyRig, VERIFY_PATH, verifyQuery, type Source, type VerifyRig } from '../../test/rig/verify-rig.ts';
-
-/** A call from a loopback address of our choosing (another client, as far as the socket shows). */
-const callFrom = (localAddress: string, method: string, url: string, body?: unknown) =>
-  new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
-    const req = request(url, { method, localAddress, headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
 
 describe('public route, open to strangers', () => {
   let rig: VerifyRig;

@@ -4,6 +4,7 @@ import { badRequest } from '../../core/errors.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { requestDeps } from '../platform/request-deps.ts';
 import { pageHeaders } from './page-headers.ts';
+import { templateRateLimit } from './template-rate-limit.ts';
 
 const MAX_URL_CHARS = 2048;
 
@@ -17,9 +18,10 @@ const requiredUrl = (value: string | undefined) => {
 /**
  * GET /verify/template?url=…&digestMultibase=…: the HTML of a render template published by this
  * service, for the page to fill and sanitise itself (as text/plain: never rendered as a page here).
+ * Public: limited per client (template-rate-limit.ts).
  */
 export const registerGetTemplate = (app: Hono<AppEnv>) =>
-  app.get('/template', pageHeaders('no-cache'), async (c) => {
+  app.get('/template', pageHeaders('no-cache'), templateRateLimit, async (c) => {
     const url = requiredUrl(c.req.query('url'));
     const digest = c.req.query('digestMultibase');
     if (digest !== undefined && (digest === '' || digest.length > 200)) throw badRequest('digestMultibase: must be a multibase SHA-256 multihash');

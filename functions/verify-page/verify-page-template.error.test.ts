@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTemplates } from '../../db/schema/index.ts';
 import { startStorage, type StorageHarness } from '../../storage-service/test/storage-harness.ts';
+import { callFrom } from '../../test/rig/call-from.ts';
 import { freePort } from '../../test/rig/postgres-server.ts';
 import { startTestApp, type TestApp } from '../../test/rig/test-app.ts';
 import { publishTemplate, TEMPLATE_STORAGE_ENV } from '../../test/rig/template-fixtures.ts';
@@ -60,5 +61,30 @@ describe('GET /verify/template refusals', () => {
       expect(res.status, url).toBe(502);
       expect(res.body).toEqual({ error: 'The render template could not be read from its storage service', code: 'TEMPLATE_UNAVAILABLE' });
     }
+  });
+});
+
+describe('GET /verify/template per-client limit', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ env: { VERIFY_RATE_LIMIT_PER_MINUTE: '3' } });
+  });
+  afterAll(async () => {
+    await limited.close();
+  });
+
+  it('VERIFY_RATE_LIMIT_PER_MINUTE per client address, every request counting: beyond it 429 RATE_LIMITED with Retry-After; another client and the verify route keep their own allowance', async () => {
+    const client = '127.0.0.5';
+    const template = (from: string) => callFrom(from, 'GET', `${limited.url}/verify/template?url=ftp%3A%2F%2Fexample.com%2Ft.html`);
+    for (let i = 0; i < 3; i++) expect((await template(client)).status).toBe(400);
+    const refused = await template(client);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: expect.stringMatching(/^Too many template requests from this client; retry in \d+ s$/), code: 'RATE_LIMITED' });
+    // 3 a minute is one every 20 s.
+    const wait = Number(refused.headers['retry-after']);
+    expect(Number.isInteger(wait) && wait >= 1 && wait <= 20, String(wait)).toBe(true);
+    expect((await template('127.0.0.6')).status).toBe(400);
+    const verify = await callFrom(client, 'POST', `${limited.url}/api/v1/credentials/verify`, { uri: 'not a url' });
+    expect(verify).toMatchObject({ status: 400, body: { error: 'uri: must be an absolute http or https URL' } });
   });
 });
