@@ -1,5 +1,6 @@
 import { connectDatabase } from '../../db/client.ts';
 import { buildBenchApp, listen, POOL_SIZE } from './lib.ts';
+import { productsFloor } from './products-floor.ts';
 import { registrarsFloor } from './registrars-floor.ts';
 
 /**
@@ -7,9 +8,9 @@ import { registrarsFloor } from './registrars-floor.ts';
  * node flags of `npm run start:web`), so that contenders share no JIT state, heap or garbage collector
  * with each other or with the bench. Reads its job as JSON from stdin, prints `{"url": …}`, runs until SIGTERM.
  * - `app`: the real web API; `verifying-app`: the same, verifying every token's signature;
- * - `registrars-floor`: the registrar routes' floor (registrars-floor.ts) on its own pool.
+ * - `registrars-floor`, `products-floor`: those routes' floors (registrars-floor.ts, products-floor.ts), each on its own pool.
  */
-export type ServerRole = 'app' | 'verifying-app' | 'registrars-floor';
+export type ServerRole = 'app' | 'verifying-app' | 'registrars-floor' | 'products-floor';
 export interface ServerJob {
   role: ServerRole;
   databaseUrl: string;
@@ -18,9 +19,11 @@ export interface ServerJob {
   tenantId?: string;
 }
 
-const floorServer = (databaseUrl: string, tenantId: string) => {
+const FLOORS = { 'registrars-floor': registrarsFloor, 'products-floor': productsFloor };
+
+const floorServer = (role: keyof typeof FLOORS, databaseUrl: string, tenantId: string) => {
   const { db, close } = connectDatabase(databaseUrl, { max: POOL_SIZE });
-  const floor = registrarsFloor(db, tenantId);
+  const floor = FLOORS[role](db, tenantId);
   return { fetch: (request: Request) => floor.fetch(request), close };
 };
 
@@ -28,8 +31,8 @@ const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
 const job = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ServerJob;
 const server =
-  job.role === 'registrars-floor'
-    ? floorServer(job.databaseUrl, job.tenantId!)
+  job.role === 'registrars-floor' || job.role === 'products-floor'
+    ? floorServer(job.role, job.databaseUrl, job.tenantId!)
     : buildBenchApp(job.databaseUrl, job.settingsEnv, { verifyEveryToken: job.role === 'verifying-app' });
 const listening = await listen(server.fetch);
 process.stdout.write(`${JSON.stringify({ url: listening.url })}\n`);
