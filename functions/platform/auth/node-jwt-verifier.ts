@@ -17,19 +17,23 @@ type Verify = (token: string) => JWTPayload;
  * as jose does, and caches no verdict (the Authenticator has its own cache).
  */
 export const createNodeJwtVerifier = (): JwtVerifier => {
-  const verifiers = new WeakMap<CryptoKey, { expected: ExpectedClaims; verify: Verify }>();
+  // Per key, one verifier per expected issuer and audience (access tokens and ID tokens differ in audience).
+  const verifiers = new WeakMap<CryptoKey, Map<string, Verify>>();
   const verifierFor = (key: CryptoKey, alg: string, expected: ExpectedClaims): Verify => {
-    const known = verifiers.get(key);
-    if (known && known.expected.issuer === expected.issuer && known.expected.audience === expected.audience) return known.verify;
-    const pem = KeyObject.from(key).export({ type: 'spki', format: 'pem' }).toString();
-    const verify = createVerifier({
-      key: pem,
-      algorithms: [alg as never],
-      allowedIss: expected.issuer,
-      allowedAud: expected.audience,
-      cache: false,
-    }) as Verify;
-    verifiers.set(key, { expected, verify });
+    let byClaims = verifiers.get(key);
+    if (!byClaims) verifiers.set(key, (byClaims = new Map()));
+    const claimsKey = `${expected.issuer}\n${expected.audience}`;
+    let verify = byClaims.get(claimsKey);
+    if (!verify) {
+      verify = createVerifier({
+        key: KeyObject.from(key).export({ type: 'spki', format: 'pem' }).toString(),
+        algorithms: [alg as never],
+        allowedIss: expected.issuer,
+        allowedAud: expected.audience,
+        cache: false,
+      }) as Verify;
+      byClaims.set(claimsKey, verify);
+    }
     return verify;
   };
   return async (token, jwks, expected) => {
