@@ -1,9 +1,9 @@
 import { createMiddleware } from 'hono/factory';
 import type { VerifyBounds } from '../../core/settings/web-settings.ts';
-import { clientAddress } from '../platform/client-address.ts';
 import { ClientRateLimiter } from '../platform/client-rate-limiter.ts';
 import { ConcurrencyGate } from '../platform/concurrency-gate.ts';
 import type { AppEnv } from '../platform/env.ts';
+import { refusedPastClientLimit } from '../platform/per-client-limit.ts';
 
 /** Seconds a refused caller is told to wait when every verification slot is taken. */
 const BUSY_RETRY_SECONDS = 1;
@@ -26,10 +26,8 @@ const boundsFor = (settings: VerifyBounds) => {
  */
 export const verifyBounds = createMiddleware<AppEnv>(async (c, next) => {
   const { limiter, gate } = boundsFor(c.get('services').settings.verifyBounds);
-  const wait = limiter.take(clientAddress(c));
-  if (wait > 0) {
-    return c.json({ error: `Too many verification requests from this client; retry in ${wait} s`, code: 'RATE_LIMITED' }, 429, { 'retry-after': String(wait) });
-  }
+  const refused = refusedPastClientLimit(c, limiter, 'verification');
+  if (refused) return refused;
   if (!gate.tryEnter()) {
     return c.json({ error: 'Too many verifications in progress; retry shortly', code: 'VERIFY_BUSY' }, 429, { 'retry-after': String(BUSY_RETRY_SECONDS) });
   }

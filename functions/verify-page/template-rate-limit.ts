@@ -1,8 +1,8 @@
 import { createMiddleware } from 'hono/factory';
 import type { VerifyBounds } from '../../core/settings/web-settings.ts';
-import { clientAddress } from '../platform/client-address.ts';
 import { ClientRateLimiter } from '../platform/client-rate-limiter.ts';
 import type { AppEnv } from '../platform/env.ts';
+import { refusedPastClientLimit } from '../platform/per-client-limit.ts';
 
 /** One limiter per process settings (per test app, per edge isolate), apart from the verify route's own. */
 const limiters = new WeakMap<VerifyBounds, ClientRateLimiter>();
@@ -19,9 +19,7 @@ export const templateRateLimit = createMiddleware<AppEnv>(async (c, next) => {
     limiter = new ClientRateLimiter(bounds.ratePerMinute);
     limiters.set(bounds, limiter);
   }
-  const wait = limiter.take(clientAddress(c));
-  if (wait > 0) {
-    return c.json({ error: `Too many template requests from this client; retry in ${wait} s`, code: 'RATE_LIMITED' }, 429, { 'retry-after': String(wait) });
-  }
+  const refused = refusedPastClientLimit(c, limiter, 'template');
+  if (refused) return refused;
   await next();
 });
