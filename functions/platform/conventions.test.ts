@@ -154,6 +154,14 @@ describe('unknown routes and public routes', () => {
     expect(res.body.code).toBe('NOT_FOUND');
   });
 
+  it('the guarded prefix covers /api/v1 itself and the paths below it, not a path that merely starts with its letters', async () => {
+    expect((await t.call('GET', '/api/v1')).status).toBe(401);
+    expect((await t.call('GET', '/api/v1/')).status).toBe(401);
+    const lookalike = await t.call('GET', '/api/v1x/registrars');
+    expect(lookalike.status).toBe(404);
+    expect(lookalike.body.code).toBe('NOT_FOUND');
+  });
+
   it('GET /api/health is public and checks the database', async () => {
     const res = await t.call('GET', '/api/health');
     expect(res.status).toBe(200);
