@@ -11,11 +11,14 @@ import { median, ROUNDS, recordRatio, startBenchStack } from './lib.ts';
  * 1. Cold start: a fresh workerd with the registrars bundle against one with a trivial worker, in
  *    alternating paired rounds: time until ready, and until the first response (a 401, no database).
  *    Target: the registrars bundle < 300 ms above the trivial worker.
- * 2. Warm authenticated GET /api/v1/registrars/{id} (one PostgreSQL client per request), with the
- *    direct RI_DATABASE_URL and through a Hyperdrive binding. Locally Miniflare's Hyperdrive connects
- *    straight to the database (no pool), so the pooled gain only shows on Cloudflare.
+ * 2. Warm authenticated GET /api/v1/registrars/{id} (one PostgreSQL client per request) against its
+ *    floor (edge-floor.ts: the same per-request client and SQL in a bare worker), in alternating paired
+ *    rounds; then once through a Hyperdrive binding. Locally Miniflare's Hyperdrive connects straight to
+ *    the database (no pool), so the pooled gain only shows on Cloudflare.
  */
 const WARM_REQUESTS = Number(process.env.BENCH_EDGE_WARM_REQUESTS ?? 100);
+/** Warm requests per paired round of the app against its floor. */
+const WARM_PER_ROUND = Number(process.env.BENCH_EDGE_WARM_PER_ROUND ?? 40);
 const base = 'http://edge.test';
 const dir = await mkdtemp(join(tmpdir(), 'css-edge-bench-'));
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
@@ -27,6 +30,8 @@ const trivial = join(dir, 'trivial.js');
 await writeFile(trivial, "export default { fetch: () => new Response('ok') };\n");
 const registrars = join(dir, 'registrars.js');
 await bundleEdgeEntry('functions/registrars/edge.ts', registrars);
+const floorScript = join(dir, 'floor.js');
+await bundleEdgeEntry('test/bench/edge-floor.ts', floorScript);
 
 /** A fresh workerd with one worker: ms until ready and until its first response. */
 const coldStart = async (scriptPath: string, bindings: Record<string, string>) => {
@@ -67,36 +72,38 @@ const withPassword = (url: string) => {
   return parsed.href;
 };
 
-/** Sequential authenticated GETs on a warm worker: median and p90 ms. */
-const warmLatency = async (hyperdrive: boolean) => {
+/** `count` sequential GETs of `url` on a warm worker: each one's ms. */
+const sequentialTimes = async (mf: Miniflare, url: string, headers: Record<string, string>, count: number) => {
+  const times: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    const response = await mf.dispatchFetch(url, { headers });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+    times.push(performance.now() - started);
+  }
+  return times;
+};
+
+/** A warm registrars worker (direct URL or Hyperdrive) with one registrar of the bench's tenant. */
+const warmRegistrars = async (hyperdrive: boolean) => {
   const mf = new Miniflare({
     ...common,
     ...(await moduleOf(registrars)),
     bindings: hyperdrive ? { ...bindings, RI_DATABASE_URL: 'postgres://unused.invalid/none' } : bindings,
     ...(hyperdrive ? { hyperdrives: { HYPERDRIVE: withPassword(stack.databaseUrl) } } : {}),
   });
-  try {
-    const token = await stack.token();
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const created = await mf.dispatchFetch(`${base}/api/v1/registrars`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ name: 'Edge bench', namespace: `edge-${hyperdrive ? 'pooled' : 'direct'}`, url: 'https://edge.example.com' }),
-    });
-    if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`);
-    const { id } = (await created.json()) as { id: string };
-    const times: number[] = [];
-    for (let i = 0; i < WARM_REQUESTS + 10; i += 1) {
-      const started = performance.now();
-      const response = await mf.dispatchFetch(`${base}/api/v1/registrars/${id}`, { headers });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`GET: ${response.status}`);
-      if (i >= 10) times.push(performance.now() - started);
-    }
-    return { median: median(times), p90: percentile(times, 0.9) };
-  } finally {
-    await mf.dispose();
-  }
+  const token = await stack.token();
+  const headers = { authorization: `Bearer ${token}` };
+  const created = await mf.dispatchFetch(`${base}/api/v1/registrars`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Edge bench', namespace: `edge-${hyperdrive ? 'pooled' : 'direct'}`, url: 'https://edge.example.com' }),
+  });
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  await sequentialTimes(mf, `${base}/api/v1/registrars/${id}`, headers, 10);
+  return { mf, id, headers };
 };
 
 try {
@@ -129,13 +136,51 @@ try {
     detail: `+${Math.round(median(above))} ms above trivial (target < 300 ms)`,
   });
 
-  const direct = await warmLatency(false);
-  const pooled = await warmLatency(true);
-  console.log(`\nWarm authenticated GET /api/v1/registrars/{id} in workerd, ${WARM_REQUESTS} sequential requests`);
-  console.table([
-    { database: 'direct RI_DATABASE_URL', 'median ms': direct.median.toFixed(1), 'p90 ms': direct.p90.toFixed(1) },
-    { database: 'Hyperdrive binding (local: no pool)', 'median ms': pooled.median.toFixed(1), 'p90 ms': pooled.p90.toFixed(1) },
-  ]);
+  // Warm GET by id: the app (direct URL) against its floor, paired rounds, order alternating.
+  const app = await warmRegistrars(false);
+  const tenantId = (await stack.db.query.users.findFirst())!.tenantId;
+  const floor = new Miniflare({ ...common, ...(await moduleOf(floorScript)), bindings: { RI_DATABASE_URL: stack.databaseUrl, FLOOR_TENANT_ID: tenantId } });
+  try {
+    const floorUrl = `${base}/registrars/${app.id}`;
+    await sequentialTimes(floor, floorUrl, {}, 10);
+    const appRounds: number[][] = [];
+    const floorRounds: number[][] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const runApp = async () => appRounds.push(await sequentialTimes(app.mf, `${base}/api/v1/registrars/${app.id}`, app.headers, WARM_PER_ROUND));
+      const runFloor = async () => floorRounds.push(await sequentialTimes(floor, floorUrl, {}, WARM_PER_ROUND));
+      if (round % 2 === 0) await runFloor().then(runApp);
+      else await runApp().then(runFloor);
+    }
+    const all = (rounds: number[][]) => rounds.flat();
+    // Latency: the floor's median time ÷ the app's, within each round (1 = as fast as the floor).
+    const ratios = appRounds.map((times, i) => median(floorRounds[i]!) / median(times));
+    console.log(`\nWarm GET /api/v1/registrars/{id} in workerd (direct URL), ${ROUNDS} paired rounds of ${WARM_PER_ROUND} sequential requests`);
+    console.table([
+      { worker: 'floor (same client and SQL)', 'median ms': median(all(floorRounds)).toFixed(1), 'p90 ms': percentile(all(floorRounds), 0.9).toFixed(1) },
+      { worker: 'registrars, authenticated', 'median ms': median(all(appRounds)).toFixed(1), 'p90 ms': percentile(all(appRounds), 0.9).toFixed(1) },
+    ]);
+    recordRatio({
+      measured: 'edge warm GET /registrars/{id}, cached token (latency)',
+      reference: 'bare worker, same client and SQL',
+      ratio: median(ratios),
+      low: Math.min(...ratios),
+      high: Math.max(...ratios),
+      rounds: ROUNDS,
+      detail: `${median(all(appRounds)).toFixed(1)} vs ${median(all(floorRounds)).toFixed(1)} ms median`,
+    });
+  } finally {
+    await app.mf.dispose();
+    await floor.dispose();
+  }
+
+  // The same GET through a Hyperdrive binding (no floor of its own: read it against the direct rows above).
+  const pooled = await warmRegistrars(true);
+  try {
+    const times = await sequentialTimes(pooled.mf, `${base}/api/v1/registrars/${pooled.id}`, pooled.headers, WARM_REQUESTS);
+    console.log(`\nWarm GET through a Hyperdrive binding (local: no pool), ${WARM_REQUESTS} sequential requests: median ${median(times).toFixed(1)} ms, p90 ${percentile(times, 0.9).toFixed(1)} ms`);
+  } finally {
+    await pooled.mf.dispose();
+  }
 } finally {
   await stack.close();
   await rm(dir, { recursive: true, force: true });
