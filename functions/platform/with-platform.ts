@@ -45,8 +45,8 @@ export const applyPlatform = (
   guardedPrefix: string,
   options: MountOptions = {},
 ) => {
-  const isGuarded = (path: string) =>
-    (path === guardedPrefix || path.startsWith(`${guardedPrefix}/`)) && !options.publicPaths?.(path);
+  const below = `${guardedPrefix}/`;
+  const isGuarded = (path: string) => (path === guardedPrefix || path.startsWith(below)) && !options.publicPaths?.(path);
   const platform: MiddlewareHandler<AppEnv> = (c, next) => {
     assignCorrelationId(c);
     rejectRepeatedQuery(c);
