@@ -1,11 +1,11 @@
-import { createHmac, createPublicKey, KeyObject, sign as rsaSign, type JsonWebKey } from 'node:crypto';
+import { constants, createHmac, createPublicKey, generateKeyPairSync, KeyObject, sign as rsaSign, type JsonWebKey } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { joseJwtVerifier, type JwtVerifier } from './jwt-verifier.ts';
 import { createNodeJwtVerifier } from './node-jwt-verifier.ts';
 
 /**
- * The two token checks the web runs (jose on WebCrypto at the edge, fast-jwt on node:crypto in the Node
+ * The two token checks the web runs (jose on WebCrypto at the edge, our own on node:crypto in the Node
  * process) must agree on every token: each case below runs through both and expects the same verdict.
  */
 const issuer = 'https://id.example.com';
@@ -20,17 +20,39 @@ type Signer = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 let rsa: { privateKey: Signer; publicJwk: Record<string, unknown> };
 let ec: { privateKey: Signer };
 let stranger: { privateKey: Signer };
+let pss: { privateKey: Signer };
+let ed: { privateKey: Signer };
+let ec384: { privateKey: Signer };
+/** A 1024-bit RSA key in the set: too short for either check. */
+let small: KeyObject;
 let jwks: JWTVerifyGetKey;
 
 beforeAll(async () => {
   const rsaPair = await generateKeyPair('RS256', { extractable: true });
   const ecPair = await generateKeyPair('ES256');
   const strangerPair = await generateKeyPair('RS256');
+  const pssPair = await generateKeyPair('PS256');
+  const edPair = await generateKeyPair('EdDSA');
+  const ec384Pair = await generateKeyPair('ES384');
+  const smallPair = generateKeyPairSync('rsa', { modulusLength: 1024 });
   const publicJwk = { ...(await exportJWK(rsaPair.publicKey)), kid: 'rsa-1', alg: 'RS256', use: 'sig' };
   rsa = { privateKey: rsaPair.privateKey, publicJwk };
   ec = { privateKey: ecPair.privateKey };
   stranger = { privateKey: strangerPair.privateKey };
-  jwks = createLocalJWKSet({ keys: [publicJwk, { ...(await exportJWK(ecPair.publicKey)), kid: 'ec-1', alg: 'ES256', use: 'sig' }] });
+  pss = { privateKey: pssPair.privateKey };
+  ed = { privateKey: edPair.privateKey };
+  ec384 = { privateKey: ec384Pair.privateKey };
+  small = smallPair.privateKey;
+  jwks = createLocalJWKSet({
+    keys: [
+      publicJwk,
+      { ...(await exportJWK(ecPair.publicKey)), kid: 'ec-1', alg: 'ES256', use: 'sig' },
+      { ...(await exportJWK(pssPair.publicKey)), kid: 'pss-1', alg: 'PS256', use: 'sig' },
+      { ...(await exportJWK(edPair.publicKey)), kid: 'ed-1', alg: 'EdDSA', use: 'sig' },
+      { ...(await exportJWK(ec384Pair.publicKey)), kid: 'ec384-1', use: 'sig' },
+      { ...(smallPair.publicKey.export({ format: 'jwk' }) as Record<string, unknown>), kid: 'small-1', alg: 'RS256', use: 'sig' },
+    ],
+  });
 });
 
 const sign = (
@@ -82,6 +104,41 @@ describe('JWT verifiers: jose and node:crypto give the same verdict', () => {
     await expectAccepted(sign({ aud: ['another-api', audience] }));
   });
 
+  it('accept every asymmetric alg a key of the set was published for (PS256, EdDSA, and ES384 from a key naming no alg)', async () => {
+    await expectAccepted(sign({}, { alg: 'PS256', kid: 'pss-1', key: pss.privateKey }));
+    await expectAccepted(sign({}, { alg: 'EdDSA', kid: 'ed-1', key: ed.privateKey }));
+    await expectAccepted(sign({}, { alg: 'ES384', kid: 'ec384-1', key: ec384.privateKey }));
+  });
+
+  it('refuse an RSA key shorter than 2048 bits, and a PSS signature checked as PKCS #1 v1.5', async () => {
+    const smallSigned = (input: string) => rsaSign('sha256', Buffer.from(input), small).toString('base64url');
+    await expectRefused(handMade({ alg: 'RS256', kid: 'small-1' }, freshClaims(), smallSigned));
+    const pssSigned = (input: string) =>
+      rsaSign('sha256', Buffer.from(input), {
+        key: KeyObject.from(rsa.privateKey as CryptoKey),
+        padding: constants.RSA_PKCS1_PSS_PADDING,
+        saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
+      }).toString('base64url');
+    await expectRefused(handMade({ alg: 'RS256', kid: 'rsa-1' }, freshClaims(), pssSigned));
+    await expectRefused(handMade({ alg: 'PS256', kid: 'rsa-1' }, freshClaims(), pssSigned));
+  });
+
+  it('refuse claims of the wrong type or missing: iss, aud, exp, nbf, iat, and a claims set that is no object', async () => {
+    const signRs256 = (input: string) => rsaSign('sha256', Buffer.from(input), KeyObject.from(rsa.privateKey as CryptoKey)).toString('base64url');
+    const header = { alg: 'RS256', kid: 'rsa-1' };
+    const { iss: _iss, ...noIssuer } = freshClaims();
+    const { aud: _aud, ...noAudience } = freshClaims();
+    await expectRefused(handMade(header, noIssuer, signRs256));
+    await expectRefused(handMade(header, noAudience, signRs256));
+    await expectRefused(handMade(header, { ...freshClaims(), exp: String(Math.floor(Date.now() / 1000) + 3600) }, signRs256));
+    await expectRefused(handMade(header, { ...freshClaims(), nbf: '0' }, signRs256));
+    await expectRefused(handMade(header, { ...freshClaims(), iat: 'now' }, signRs256));
+    await expectRefused(handMade(header, { ...freshClaims(), aud: [1, 2] }, signRs256));
+    await expectRefused(handMade(header, [freshClaims()], signRs256));
+    const { exp: _exp, ...noExpiry } = freshClaims();
+    await expectAccepted(handMade(header, noExpiry, signRs256));
+  });
+
   it('refuse an expired token and one not yet valid', async () => {
     await expectRefused(sign({}, { expiresIn: Math.floor(Date.now() / 1000) - 5 }));
     await expectRefused(sign({ nbf: Math.floor(Date.now() / 1000) + 300 }));
@@ -115,6 +172,26 @@ describe('JWT verifiers: jose and node:crypto give the same verdict', () => {
     await expectRefused(handMade({ alg: 'RS256', kid: 'rsa-1', crit: ['urn:example:unknown'], 'urn:example:unknown': true }, freshClaims(), signRs256));
     await expectRefused('not-a-jwt');
     await expectRefused('a.b.c');
+    const good = await handMade({ alg: 'RS256', kid: 'rsa-1' }, freshClaims(), signRs256);
+    await expectRefused(`${good}!`);
+    await expectRefused(good.split('.').slice(0, 2).join('.'));
+    const headerText = (text: string) => {
+      const input = `${base64url(text)}.${base64url(JSON.stringify(freshClaims()))}`;
+      return `${input}.${signRs256(input)}`;
+    };
+    await expectRefused(headerText('{"alg":"RS256","kid":"rsa-1"'));
+    await expectRefused(headerText('["RS256"]'));
+  });
+
+  it('understand b64 as a critical extension: a JWT must keep its payload encoded', async () => {
+    const signRs256 = (input: string) => rsaSign('sha256', Buffer.from(input), KeyObject.from(rsa.privateKey as CryptoKey)).toString('base64url');
+    await expectAccepted(handMade({ alg: 'RS256', kid: 'rsa-1', crit: ['b64'], b64: true }, freshClaims(), signRs256));
+    await expectAccepted(handMade({ alg: 'RS256', kid: 'rsa-1', b64: false }, freshClaims(), signRs256));
+    await expectRefused(handMade({ alg: 'RS256', kid: 'rsa-1', crit: ['b64'], b64: false }, freshClaims(), signRs256));
+    await expectRefused(handMade({ alg: 'RS256', kid: 'rsa-1', crit: ['b64'] }, freshClaims(), signRs256));
+    await expectRefused(handMade({ alg: 'RS256', kid: 'rsa-1', crit: ['b64'], b64: 'yes' }, freshClaims(), signRs256));
+    await expectRefused(handMade({ alg: 'RS256', kid: 'rsa-1', crit: [] }, freshClaims(), signRs256));
+    await expectRefused(handMade({ alg: 'RS256', kid: 'rsa-1', crit: ['urn:example:unknown'], 'urn:example:unknown': true, b64: true }, freshClaims(), signRs256));
   });
 
   it('hold the expected claims of each call, not of the first call that used the key', async () => {

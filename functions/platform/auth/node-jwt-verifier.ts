@@ -1,47 +1,97 @@
-import { createVerifier } from 'fast-jwt';
-import { decodeProtectedHeader, type JWTPayload } from 'jose';
-import { KeyObject } from 'node:crypto';
-import type { ExpectedClaims, JwtVerifier } from './jwt-verifier.ts';
-
-type Verify = (token: string) => JWTPayload;
+import { constants, KeyObject, verify, type VerifyKeyObjectInput } from 'node:crypto';
+import { checkClaims, checkProtectedHeader } from './jwt-claims.ts';
+import type { JwtVerifier } from './jwt-verifier.ts';
 
 /**
- * The Node web process's JwtVerifier: the same checks as jose's, with the signature checked by
- * node:crypto synchronously (fast-jwt) rather than by WebCrypto, whose asynchronous RSA verify costs
- * about twice the CPU per token (see the registrar bench's "verified per request" rows).
- *
- * jose's remote key set still chooses the key (by `kid` and `alg`, refetching an unknown `kid` with a
- * cooldown) and refuses an `alg` its key cannot have, such as an HMAC alg against a public key. Each key
- * it answers was imported for one `alg`: that key gets a fast-jwt verifier of its own, allowing exactly
- * that alg, the expected issuer and audience; fast-jwt checks `exp` and `nbf` with no clock tolerance,
- * as jose does, and caches no verdict (the Authenticator has its own cache).
+ * The Node web process's JwtVerifier: the same verdicts as jose's `jwtVerify` (jwt-verifiers.test.ts
+ * holds both to them), with the signature checked by node:crypto's one-shot `verify` rather than by
+ * WebCrypto, whose asynchronous RSA verify costs about twice the CPU per token, and the token decoded
+ * once. jose's remote key set still chooses the key (by `kid` and `alg`, refetching an unknown `kid`
+ * with a cooldown, dropping keys the IDP no longer publishes) and imports it for the header's `alg`;
+ * the key must also have been imported for exactly that alg, so no token can pick its own algorithm
+ * (`none`, an HMAC keyed with a public key, or an alg of another key type are all refused).
  */
+
+/** What a JWS `alg` means to node:crypto, and the WebCrypto key algorithm it needs. */
+interface Algorithm {
+  hash: string | null;
+  keyName: string;
+  keyHash?: string;
+  curve?: string;
+  options?: Omit<VerifyKeyObjectInput, 'key'>;
+}
+
+const rsa = (bits: number): Algorithm => ({ hash: `sha${bits}`, keyName: 'RSASSA-PKCS1-v1_5', keyHash: `SHA-${bits}` });
+const pss = (bits: number): Algorithm => ({
+  hash: `sha${bits}`,
+  keyName: 'RSA-PSS',
+  keyHash: `SHA-${bits}`,
+  options: { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST },
+});
+const ecdsa = (bits: number, curve: string): Algorithm => ({
+  hash: `sha${bits}`,
+  keyName: 'ECDSA',
+  curve,
+  options: { dsaEncoding: 'ieee-p1363' },
+});
+
+const ALGORITHMS: Record<string, Algorithm> = {
+  RS256: rsa(256),
+  RS384: rsa(384),
+  RS512: rsa(512),
+  PS256: pss(256),
+  PS384: pss(384),
+  PS512: pss(512),
+  ES256: ecdsa(256, 'P-256'),
+  ES384: ecdsa(384, 'P-384'),
+  ES512: ecdsa(512, 'P-521'),
+  EdDSA: { hash: null, keyName: 'Ed25519' },
+  Ed25519: { hash: null, keyName: 'Ed25519' },
+};
+
+/** RSA keys shorter than this are refused, as jose refuses them. */
+const MIN_RSA_BITS = 2048;
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const decodeJson = (part: string): unknown => JSON.parse(utf8.decode(Buffer.from(part, 'base64url')));
+
+/** Whether jose imported `key` for `algorithm` (its name, hash or curve, and a usable length). */
+const importedFor = (key: CryptoKey, algorithm: Algorithm) => {
+  const imported = key.algorithm as KeyAlgorithm & { hash?: { name: string }; namedCurve?: string; modulusLength?: number };
+  if (imported.name !== algorithm.keyName || !key.usages.includes('verify')) return false;
+  if (algorithm.keyHash !== undefined && (imported.hash?.name !== algorithm.keyHash || (imported.modulusLength ?? 0) < MIN_RSA_BITS)) {
+    return false;
+  }
+  return algorithm.curve === undefined || imported.namedCurve === algorithm.curve;
+};
+
 export const createNodeJwtVerifier = (): JwtVerifier => {
-  // Per key, one verifier per expected issuer and audience (access tokens and ID tokens differ in audience).
-  const verifiers = new WeakMap<CryptoKey, Map<string, Verify>>();
-  const verifierFor = (key: CryptoKey, alg: string, expected: ExpectedClaims): Verify => {
-    let byClaims = verifiers.get(key);
-    if (!byClaims) verifiers.set(key, (byClaims = new Map()));
-    const claimsKey = `${expected.issuer}\n${expected.audience}`;
-    let verify = byClaims.get(claimsKey);
-    if (!verify) {
-      verify = createVerifier({
-        key: KeyObject.from(key).export({ type: 'spki', format: 'pem' }).toString(),
-        algorithms: [alg as never],
-        allowedIss: expected.issuer,
-        allowedAud: expected.audience,
-        cache: false,
-      }) as Verify;
-      byClaims.set(claimsKey, verify);
+  // node:crypto's form of each key jose answers, with its alg's options (jose imports a key once per alg).
+  const verifyKeys = new WeakMap<CryptoKey, KeyObject | VerifyKeyObjectInput>();
+  const verifyKeyOf = (key: CryptoKey, algorithm: Algorithm) => {
+    let verifyKey = verifyKeys.get(key);
+    if (!verifyKey) {
+      const keyObject = KeyObject.from(key);
+      verifyKeys.set(key, (verifyKey = algorithm.options ? { key: keyObject, ...algorithm.options } : keyObject));
     }
-    return verify;
+    return verifyKey;
   };
   return async (token, jwks, expected) => {
-    const header = decodeProtectedHeader(token);
-    const { alg } = header;
-    if (typeof alg !== 'string') throw new Error('The token header names no alg');
-    const key = await jwks({ ...header, alg }, { payload: '', signature: '' });
-    if (!(key instanceof CryptoKey)) throw new Error('The key set answered a key that is not a CryptoKey');
-    return verifierFor(key, alg, expected)(token);
+    if (!COMPACT_JWS.test(token)) throw new Error('Not a compact JWS');
+    const headerEnd = token.indexOf('.');
+    const payloadEnd = token.indexOf('.', headerEnd + 1);
+    const header = checkProtectedHeader(decodeJson(token.slice(0, headerEnd)));
+    const algorithm = Object.hasOwn(ALGORITHMS, header.alg) ? ALGORITHMS[header.alg]! : undefined;
+    if (!algorithm) throw new Error(`Unsupported alg ${header.alg}`);
+    const key = await jwks(header, { payload: '', signature: '' });
+    if (!(key instanceof CryptoKey) || !importedFor(key, algorithm)) throw new Error(`The key set answered no key for ${header.alg}`);
+    const signed = verify(
+      algorithm.hash,
+      Buffer.from(token.slice(0, payloadEnd), 'latin1'),
+      verifyKeyOf(key, algorithm),
+      Buffer.from(token.slice(payloadEnd + 1), 'base64url'),
+    );
+    if (!signed) throw new Error('Bad signature');
+    return checkClaims(decodeJson(token.slice(headerEnd + 1, payloadEnd)), expected, Math.floor(Date.now() / 1000));
   };
 };
