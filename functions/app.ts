@@ -5,6 +5,7 @@ import { healthApp } from './health/index.ts';
 import type { AppEnv } from './platform/env.ts';
 import { securitySchemes } from './platform/openapi-security.ts';
 import { validationHook } from './platform/validation-hook.ts';
+import { PartitionedRouter } from './platform/partitioned-router.ts';
 import { applyPlatform, type ServicesProvider } from './platform/with-platform.ts';
 import { identifiersApp } from './identifiers/index.ts';
 import { organisationsApp } from './organisations/index.ts';
@@ -60,7 +61,7 @@ const sharedPrefixGroups = [['/credentials', credentialStatusApp]] as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */
 export const buildApp = (provideServices: ServicesProvider) => {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new PartitionedRouter() });
   applyPlatform(app, provideServices, API_PREFIX, { publicPaths: isPublicApiPath });
   app.route('/api/health', healthApp);
   app.route('/auth', authApp);

@@ -11,9 +11,10 @@ import { rejectUnstorableUrl } from './unstorable-text.ts';
 /** Hands each request its services: one shared set on Node, a per-request set on edge runtimes. */
 export type ServicesProvider = MiddlewareHandler<AppEnv>;
 
-export const staticServices = (services: Services): ServicesProvider => async (c, next) => {
+/** One shared set: handed over without a frame of its own around the rest of the request. */
+export const staticServices = (services: Services): ServicesProvider => (c, next) => {
   c.set('services', services);
-  await next();
+  return next();
 };
 
 export interface MountOptions {

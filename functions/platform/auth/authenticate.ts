@@ -11,13 +11,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
   let principal: Principal;
   if (bearer) {
-    const known = services.authenticator.knownPrincipal(bearer);
-    if (known) principal = { ...known, via: 'bearer' };
-    else {
-      const claims = await services.authenticator.verifyAccessToken(bearer);
-      const resolved = await services.authenticator.resolvePrincipal(services.db, claims);
-      principal = { ...resolved, subject: claims.sub, via: 'bearer' };
-    }
+    principal = services.authenticator.knownPrincipal(bearer) ?? (await services.authenticator.bearerPrincipal(services.db, bearer));
   } else {
     const cookie = getCookie(c, SESSION_COOKIE);
     if (!cookie) throw unauthenticated('Authentication required: send a bearer token or sign in at /auth/login');
