@@ -9,6 +9,10 @@ import { callJson, pairedRounds, startBenchStack, startServerProcess } from './l
  * yet another. The floor gets the same request, bearer header included. Targets: ≥ 85% of the floor's
  * throughput with a cached token, ≥ 70% verifying per request; each server's CPU per request is
  * compared too (the load generator reads it from /proc around the measured run).
+ *
+ * A fourth server, the floor that also checks each token's RS256 signature with one bare `crypto.verify`
+ * (registrars-floor.ts), shows what that check alone costs here: the best any route verifying every token
+ * could reach against the floor.
  */
 const stack = await startBenchStack();
 try {
@@ -26,8 +30,9 @@ try {
   }
   const tenantId = (await stack.db.query.users.findFirst())!.tenantId;
   const job = { databaseUrl: stack.databaseUrl, settingsEnv: stack.settingsEnv, tenantId };
-  const [floor, app, verifyingApp] = await Promise.all([
+  const [floor, signatureFloor, app, verifyingApp] = await Promise.all([
     startServerProcess({ ...job, role: 'registrars-floor' }),
+    startServerProcess({ ...job, role: 'registrars-floor-signature' }),
     startServerProcess({ ...job, role: 'app' }),
     startServerProcess({ ...job, role: 'verifying-app' }),
   ]);
@@ -44,13 +49,17 @@ try {
           load: { url: `${verifyingApp.url}${apiPath}`, headers: auth, serverPid: verifyingApp.pid },
           target: 0.7,
         },
+        {
+          name: `floor ${label} + bare signature check`,
+          load: { url: `${signatureFloor.url}${floorPath}`, headers: auth, serverPid: signatureFloor.pid },
+        },
       ],
     );
   try {
     await variants('GET /registrars/{id}', `/registrars/${id}`, `${path}/${id}`);
     await variants('GET /registrars?limit=20', '/registrars', `${path}?limit=20`);
   } finally {
-    await Promise.all([floor.close(), app.close(), verifyingApp.close()]);
+    await Promise.all([floor.close(), signatureFloor.close(), app.close(), verifyingApp.close()]);
   }
 } finally {
   await stack.close();
