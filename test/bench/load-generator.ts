@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /**
@@ -14,8 +15,9 @@ interface Job {
   serverPid?: number;
 }
 
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
-const TICKS_PER_SECOND = 100;
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ), as the system states it. */
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+if (!Number.isInteger(TICKS_PER_SECOND) || TICKS_PER_SECOND <= 0) throw new Error('getconf CLK_TCK gave no clock tick rate');
 /** CPU seconds a process has used so far (fields 14 and 15 of /proc/<pid>/stat, after the command name). */
 const cpuSecondsOf = (pid: number) => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
