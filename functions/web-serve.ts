@@ -1,0 +1,63 @@
+import { serve } from '@hono/node-server';
+import { connectDatabase } from '../db/client.ts';
+import { createJobQueue } from '../core/jobs/job-queue.ts';
+import type { LogSettings } from '../core/logging/log-settings.ts';
+import { createLogger } from '../core/logging/logger.ts';
+import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
+import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
+import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
+import { ensureDefaultDidAtStartUp } from '../core/dids/default-did.ts';
+import { refusedSystemServices, refusedSystemServicesWarning } from '../core/start-up/private-system-services.ts';
+import { readSystemServices } from '../core/settings/system-services.ts';
+import type { WebSettings } from '../core/settings/web-settings.ts';
+import { readText } from '../core/settings/env-readers.ts';
+import { buildApp } from './app.ts';
+import { createNodeJwtVerifier } from './platform/auth/node-jwt-verifier.ts';
+import { createServices } from './platform/services.ts';
+import { staticServices } from './platform/with-platform.ts';
+
+export interface WebStart {
+  env: NodeJS.ProcessEnv;
+  port: number;
+  settings: WebSettings;
+  log: LogSettings;
+  databaseUrl: string;
+}
+
+/** The web process once its settings hold and its database is ready: services, the app, the port. */
+export const serveWeb = ({ env, port, settings, log, databaseUrl }: WebStart) => {
+  const database = connectDatabase(databaseUrl);
+  const logger = createLogger(log.level, undefined, { redact: log.redact });
+  // Creates the queues it sends to on first use: a submission never depends on a worker having run.
+  const jobs = createJobQueue(databaseUrl, logger);
+  const services = createServices(env, database.db, settings, {
+    createFetcher: createGuardedFetch,
+    verifyJwt: createNodeJwtVerifier(),
+    logger,
+    jobs,
+  });
+  const { fetcher } = services;
+  const app = buildApp(staticServices(services));
+  const server = serve({ fetch: app.fetch, port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
+  services.logger.info('Web API listening', { port, url: settings.appUrl });
+  const refused = refusedSystemServices(readSystemServices(env), settings.allowPrivateUrls);
+  if (refused.length > 0) services.logger.warn(refusedSystemServicesWarning(refused), { setting: 'FETCH_ALLOW_PRIVATE_URLS', services: refused });
+  // System render templates need the storage service, which may start after us: best-effort, in the background.
+  void seedSystemTemplates({ db: database.db, box: services.secretBox, fetcher, logger: services.logger, allowPrivateUrls: settings.allowPrivateUrls })
+    .then((created) => created > 0 && services.logger.info('System render templates stored', { created }))
+    .catch((error) => services.logger.warn('System render templates not seeded', { error: String(error) }));
+  // The system tenant's namespaces, registered with their resolvers (tenants register their own).
+  void registerSystemNamespaces({ db: database.db, box: services.secretBox, fetcher, logger: services.logger })
+    .then(({ registered }) => registered.length > 0 && services.logger.info('System namespaces registered', { namespaces: registered }))
+    .catch((error) => services.logger.warn('System namespaces not registered', { error: String(error) }));
+  // The system DEFAULT DID on the system VC service (which may start after us): warns and retries next start.
+  void ensureDefaultDidAtStartUp({ db: database.db, box: services.secretBox, fetcher, logger: services.logger }, env);
+  return {
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await jobs.close();
+      await database.close();
+    },
+  };
+};
+
