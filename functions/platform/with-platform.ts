@@ -1,10 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { authenticate } from './auth/authenticate.ts';
 import { assignCorrelationId } from './correlation-id.ts';
 import type { AppEnv, Services } from './env.ts';
 import { handleError, handleNotFound } from './error-handler.ts';
 import { rejectRepeatedQuery } from './repeated-query.ts';
+import { chained } from './chained.ts';
 import { BODY_METHODS, requestBody } from './request-body.ts';
 import { rejectUnstorableUrl } from './unstorable-text.ts';
 
@@ -23,14 +24,6 @@ export interface MountOptions {
 }
 
 const BODY_METHOD_SET = new Set(BODY_METHODS);
-
-/** A middleware as the `next` of the one before it: a response it returns becomes the context's, as Hono's compose does. */
-const chained =
-  (c: Context<AppEnv>, middleware: MiddlewareHandler<AppEnv>, next: Next): Next =>
-  async () => {
-    const response = await middleware(c, next);
-    if (response) c.res = response;
-  };
 
 /**
  * The conventions every group shares, in one order: correlation id, single-valued query and storable
