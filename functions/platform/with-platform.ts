@@ -1,11 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { authenticate } from './auth/authenticate.ts';
+import { chained } from './chained.ts';
 import { assignCorrelationId } from './correlation-id.ts';
 import type { AppEnv, Services } from './env.ts';
 import { handleError, handleNotFound } from './error-handler.ts';
 import { rejectRepeatedQuery } from './repeated-query.ts';
-import { chained } from './chained.ts';
 import { BODY_METHODS, requestBody } from './request-body.ts';
 import { rejectUnstorableUrl } from './unstorable-text.ts';
 
