@@ -168,10 +168,25 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
 const idpProgram = join(dirname(fileURLToPath(import.meta.url)), 'idp-process.ts');
 const serverProgram = join(dirname(fileURLToPath(import.meta.url)), 'server-process.ts');
 
+/**
+ * BENCH_PIN_CPUS=1 pins the servers under test to CPU 1 and the load generator to CPU 0 (`taskset`, which
+ * keeps the pid the CPU reading needs), so no contender's rounds depend on where the scheduler put it.
+ */
+const PIN_CPUS = process.env.BENCH_PIN_CPUS === '1';
+const SERVER_CPUS = '1';
+const LOAD_CPUS = '0';
+const nodeOnCpus = (cpus: string | undefined, args: string[]): [string, string[]] =>
+  PIN_CPUS && cpus !== undefined ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+
 /** A program of this folder as a child process: its job as JSON on stdin, its first stdout line (JSON) back. */
-const startChild = <T>(program: string, job: object, nodeFlags: string[] = []): Promise<T & { pid?: number; close(): Promise<void> }> =>
+const startChild = <T>(
+  program: string,
+  job: object,
+  nodeFlags: string[] = [],
+  cpus?: string,
+): Promise<T & { pid?: number; close(): Promise<void> }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', program], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(...nodeOnCpus(cpus, [...nodeFlags, '--import', 'tsx', program]), { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
     const onExit = (code: number | null) => reject(new Error(`${program} exited with ${code}`));
     child.once('exit', onExit);
@@ -196,7 +211,7 @@ const startChild = <T>(program: string, job: object, nodeFlags: string[] = []): 
 
 /** One server of a comparison in its own process, started as `npm run start:web` starts the web (server-process.ts). */
 export const startServerProcess = (job: ServerJob): Promise<Listening> =>
-  startChild<{ url: string }>(serverProgram, job, npmStartArgs('functions/server.ts').slice(0, -3));
+  startChild<{ url: string }>(serverProgram, job, npmStartArgs('functions/server.ts').slice(0, -3), SERVER_CPUS);
 
 /** The local OIDC provider in its own process (see idp-process.ts for why). */
 export const startIdpProcess = (options: LocalIdpOptions) => startChild<{ issuer: string }>(idpProgram, options);
@@ -253,7 +268,7 @@ const loadGenerator = join(dirname(fileURLToPath(import.meta.url)), 'load-genera
 /** Runs the load generator as its own process and returns its JSON summary. */
 const runLoadGenerator = (job: object): Promise<Omit<LoadResult, 'name'>> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', loadGenerator], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(...nodeOnCpus(LOAD_CPUS, ['--import', 'tsx', loadGenerator]), { stdio: ['pipe', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.once('error', reject);
