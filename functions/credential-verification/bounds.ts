@@ -1,22 +1,20 @@
 import { createMiddleware } from 'hono/factory';
 import type { VerifyBounds } from '../../core/settings/web-settings.ts';
-import { ClientRateLimiter } from '../platform/client-rate-limiter.ts';
 import { ConcurrencyGate } from '../platform/concurrency-gate.ts';
 import type { AppEnv } from '../platform/env.ts';
-import { refusedPastClientLimit } from '../platform/per-client-limit.ts';
+import { perClientLimit } from '../platform/per-client-limit.ts';
 
 /** Seconds a refused caller is told to wait when every verification slot is taken. */
 const BUSY_RETRY_SECONDS = 1;
 
-/** One limiter and one gate per process settings (per test app, per edge isolate). */
-const boundsBySettings = new WeakMap<VerifyBounds, { limiter: ClientRateLimiter; gate: ConcurrencyGate }>();
-const boundsFor = (settings: VerifyBounds) => {
-  let bounds = boundsBySettings.get(settings);
-  if (!bounds) {
-    bounds = { limiter: new ClientRateLimiter(settings.ratePerMinute), gate: new ConcurrencyGate(settings.maxConcurrency) };
-    boundsBySettings.set(settings, bounds);
-  }
-  return bounds;
+const verificationLimit = perClientLimit('verification');
+
+/** One gate per process settings (per test app, per edge isolate). */
+const gates = new WeakMap<VerifyBounds, ConcurrencyGate>();
+const gateFor = (settings: VerifyBounds) => {
+  let gate = gates.get(settings);
+  if (!gate) gates.set(settings, (gate = new ConcurrencyGate(settings.maxConcurrency)));
+  return gate;
 };
 
 /**
@@ -25,9 +23,10 @@ const boundsFor = (settings: VerifyBounds) => {
  * process; beyond either, 429 with Retry-After in seconds.
  */
 export const verifyBounds = createMiddleware<AppEnv>(async (c, next) => {
-  const { limiter, gate } = boundsFor(c.get('services').settings.verifyBounds);
-  const refused = refusedPastClientLimit(c, limiter, 'verification');
+  const settings = c.get('services').settings.verifyBounds;
+  const refused = verificationLimit.refused(c, settings);
   if (refused) return refused;
+  const gate = gateFor(settings);
   if (!gate.tryEnter()) {
     return c.json({ error: 'Too many verifications in progress; retry shortly', code: 'VERIFY_BUSY' }, 429, { 'retry-after': String(BUSY_RETRY_SECONDS) });
   }
