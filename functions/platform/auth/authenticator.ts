@@ -19,6 +19,8 @@ const PRINCIPAL_CACHE_MS = 60_000;
  * client reusing its token pays for one signature check rather than one per request.
  */
 const VERIFIED_TOKEN_CACHE_MS = 60_000;
+/** A bearer token's finished principal is remembered no longer than either of the above, nor past the token's expiry. */
+const BEARER_PRINCIPAL_CACHE_MS = Math.min(VERIFIED_TOKEN_CACHE_MS, PRINCIPAL_CACHE_MS);
 
 /** Verifies IDP tokens and resolves the caller's tenant with the configured tenant mode. */
 export class Authenticator {
@@ -26,7 +28,7 @@ export class Authenticator {
   readonly #principals = new TtlCache<ResolvedPrincipal>(PRINCIPAL_CACHE_MS);
   readonly #verifiedTokens = new TtlCache<JWTPayload & { sub: string }>(VERIFIED_TOKEN_CACHE_MS);
   /** The finished principal of each bearer token verified and resolved, for as long as both are remembered. */
-  readonly #bearerPrincipals = new TtlCache<Principal>(Math.min(VERIFIED_TOKEN_CACHE_MS, PRINCIPAL_CACHE_MS));
+  readonly #bearerPrincipals = new TtlCache<Principal>(BEARER_PRINCIPAL_CACHE_MS);
   readonly #cacheVerifiedTokens: boolean;
   readonly #verifyJwt: JwtVerifier;
 
@@ -111,8 +113,8 @@ export class Authenticator {
     const claims = await this.verifyAccessToken(token);
     const resolved = await this.resolvePrincipal(db, claims);
     const principal: Principal = Object.freeze({ ...resolved, subject: claims.sub, via: 'bearer' });
-    const lifetime = claims.exp === undefined ? VERIFIED_TOKEN_CACHE_MS : claims.exp * 1000 - Date.now();
-    if (this.#cacheVerifiedTokens && lifetime > 0) this.#bearerPrincipals.set(token, principal, Math.min(lifetime, VERIFIED_TOKEN_CACHE_MS));
+    const lifetime = claims.exp === undefined ? BEARER_PRINCIPAL_CACHE_MS : Math.min(claims.exp * 1000 - Date.now(), BEARER_PRINCIPAL_CACHE_MS);
+    if (this.#cacheVerifiedTokens && lifetime > 0) this.#bearerPrincipals.set(token, principal, lifetime);
     return principal;
   }
 

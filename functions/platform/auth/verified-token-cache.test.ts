@@ -51,4 +51,27 @@ describe('verified-token cache', () => {
     await uncached.authenticator.verifyAccessToken(uncached.token);
     expect(uncached.authenticator.knownPrincipal(uncached.token)).toBeUndefined();
   });
+
+  it("remembers a bearer token's finished principal: known at once afterwards, one signature check, frozen; never without the cache", async () => {
+    for (const cacheVerifiedTokens of [true, false]) {
+      const { authenticator, token, checks } = await authenticatorWithCountedKeys({ cacheVerifiedTokens });
+      let resolutions = 0;
+      authenticator.resolvePrincipal = async () => {
+        resolutions += 1;
+        return { userId: 'user-1', tenantId: 'tenant-1' };
+      };
+      const db = undefined as unknown as Parameters<typeof authenticator.bearerPrincipal>[0];
+      const principal = await authenticator.bearerPrincipal(db, token);
+      expect(principal).toEqual({ userId: 'user-1', tenantId: 'tenant-1', subject: 'svc', via: 'bearer' });
+      expect(Object.isFrozen(principal)).toBe(true);
+      if (cacheVerifiedTokens) {
+        expect(authenticator.knownPrincipal(token)).toBe(principal);
+        expect(authenticator.knownPrincipal(`${token}x`)).toBeUndefined();
+      } else {
+        expect(authenticator.knownPrincipal(token)).toBeUndefined();
+        await authenticator.bearerPrincipal(db, token);
+        expect([checks(), resolutions]).toEqual([2, 2]);
+      }
+    }
+  });
 });
