@@ -61,7 +61,7 @@ const sharedPrefixGroups = [['/credentials', credentialStatusApp]] as const;
 
 /** The whole web API composed from its groups (Node entry, tests, container). */
 export const buildApp = (provideServices: ServicesProvider) => {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new PartitionedRouter() });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new PartitionedRouter(API_PREFIX) });
   applyPlatform(app, provideServices, API_PREFIX, { publicPaths: isPublicApiPath });
   app.route('/api/health', healthApp);
   app.route('/auth', authApp);

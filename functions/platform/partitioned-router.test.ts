@@ -3,7 +3,7 @@ import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
+import { API_PREFIX, buildApp } from '../app.ts';
 import { PartitionedRouter } from './partitioned-router.ts';
 
 /**
@@ -50,7 +50,7 @@ const paths = [
 describe('PartitionedRouter', () => {
   it('matches every path of the app as one Hono router of all routes does', () => {
     const reference = loaded(new SmartRouter<Handler>({ routers: [new RegExpRouter(), new TrieRouter()] }));
-    const partitioned = loaded(new PartitionedRouter<Handler>());
+    const partitioned = loaded(new PartitionedRouter<Handler>(API_PREFIX));
     expect(paths.length).toBeGreaterThan(150);
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
       for (const path of paths) {
@@ -60,7 +60,7 @@ describe('PartitionedRouter', () => {
   });
 
   it('gives the parts it can a RegExpRouter, and the others a TrieRouter', () => {
-    const partitioned = loaded(new PartitionedRouter<Handler>());
+    const partitioned = loaded(new PartitionedRouter<Handler>(API_PREFIX));
     partitioned.match('GET', '/api/v1/registrars/x');
     partitioned.match('GET', '/api/v1/credentials/x');
     expect(partitioned.activeRouterOf('/api/v1/registrars/x')).toBe('RegExpRouter');
@@ -68,7 +68,7 @@ describe('PartitionedRouter', () => {
   });
 
   it('refuses a route once it has matched', () => {
-    const partitioned = loaded(new PartitionedRouter<Handler>());
+    const partitioned = loaded(new PartitionedRouter<Handler>(API_PREFIX));
     partitioned.match('GET', '/');
     expect(() => partitioned.add('GET', '/late', app.routes[0]!.handler)).toThrow(/already built/);
   });
