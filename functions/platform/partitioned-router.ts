@@ -7,8 +7,8 @@ import { TrieRouter } from 'hono/router/trie-router';
  * The composed app's router. Hono's RegExpRouter matches a path with one regular expression but refuses
  * a static segment beside a parameter (`/credentials/verify` beside `/credentials/{id}`), so the whole
  * app falls back to the TrieRouter, which walks the tree on every request. This router splits the routes
- * by their resource (`<prefix>/<group>` under the API's prefix, or the first segment elsewhere): each part gets a router of its
- * own, the RegExpRouter where the part's routes allow it, else the TrieRouter. Routes not bound to one
+ * by their resource (`<prefix>/<group>` under the API's prefix, or the first segment elsewhere): each part
+ * gets a router of its own, the RegExpRouter where the part's routes allow it, else the TrieRouter. Routes not bound to one
  * part (`*` middleware, a parameter within the part's segments) are in every part, in the order they were
  * added, so each path matches what it matched in one router, in the same order.
  */
@@ -17,6 +17,9 @@ const boundToOnePart = (part: string) => !/[:*{]/.test(part);
 export class PartitionedRouter<T> implements Router<T> {
   name = 'PartitionedRouter';
   readonly #below: string;
+  #routes: [method: string, path: string, handler: T][] | undefined = [];
+  #parts = new Map<string, SmartRouter<T>>();
+  #everywhere: SmartRouter<T> | undefined;
 
   /** `apiPrefix`: the path whose groups are parts of their own (e.g. `/api/v1`). */
   constructor(apiPrefix: string) {
@@ -29,10 +32,6 @@ export class PartitionedRouter<T> implements Router<T> {
     const end = path.indexOf('/', start);
     return end === -1 ? path : path.slice(0, end);
   }
-
-  #routes: [method: string, path: string, handler: T][] | undefined = [];
-  #parts = new Map<string, SmartRouter<T>>();
-  #everywhere: SmartRouter<T> | undefined;
 
   add(method: string, path: string, handler: T): void {
     if (!this.#routes) throw new Error('Can not add a route since the matcher is already built.');
