@@ -13,9 +13,13 @@ interface IssueLike {
 export const describeIssue = (issue: IssueLike, fallbackTarget: string): string =>
   `${issuePath(issue.path) || fallbackTarget}: ${issue.message}`;
 
+/** A 400 naming the first failing field of `target` (a route's body, query, path or headers). */
+export const invalidInput = (issues: readonly IssueLike[], target: string): never => {
+  const [first] = issues;
+  throw badRequest(first ? describeIssue(first, target === 'json' ? 'body' : target) : 'Invalid request');
+};
+
 // biome-ignore lint: the hook is generic over every route.
 export const validationHook: Hook<any, any, any, any> = (result, _c) => {
-  if (result.success) return;
-  const [first] = result.error.issues;
-  throw badRequest(first ? describeIssue(first, result.target === 'json' ? 'body' : result.target) : 'Invalid request');
+  if (!result.success) invalidInput(result.error.issues, result.target);
 };
