@@ -174,6 +174,10 @@ describe('JWT verifiers: jose and node:crypto give the same verdict', () => {
     await expectRefused('a.b.c');
     const good = await handMade({ alg: 'RS256', kid: 'rsa-1' }, freshClaims(), signRs256);
     await expectRefused(`${good}!`);
+    const [headerPart, payloadPart, signaturePart] = good.split('.') as [string, string, string];
+    await expectRefused(`${good}.${signaturePart}`);
+    await expectRefused(`${headerPart}.${payloadPart}.${signaturePart.slice(0, 20)}!${signaturePart.slice(20)}`);
+    await expectRefused(`${headerPart}.${payloadPart}.${signaturePart.slice(0, 20)}.${signaturePart.slice(20)}`);
     await expectRefused(good.split('.').slice(0, 2).join('.'));
     const headerText = (text: string) => {
       const input = `${base64url(text)}.${base64url(JSON.stringify(freshClaims()))}`;
