@@ -1,19 +1,22 @@
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 import { callJson, listen, measure, startBenchStack } from './lib.ts';
-import { registrarsFloor } from './registrars-floor.ts';
+import { fetchSigningKey, registrarsFloor } from './registrars-floor.ts';
 
 /**
  * A CPU profile of one server under authenticated registrar reads, taken only while the load runs
  * (the load generator is another process, so the profile holds the server alone):
- *   PROFILE_TARGET=floor|app|verify [PROFILE_LIST=1] node --import tsx test/bench/profile-registrars.ts
+ *   PROFILE_TARGET=floor|floor-signature|app|verify [PROFILE_LIST=1] node --import tsx test/bench/profile-registrars.ts
  * writes /tmp/css-registrars-<target>[-list].cpuprofile and prints its throughput. `floor` is the same-SQL
- * floor of registrars.bench.ts, `app` the real route with a cached token, `verify` the app that verifies
+ * floor of registrars.bench.ts, `floor-signature` that floor with its bare check of each token's signature,
+ * `app` the real route with a cached token, `verify` the app that verifies
  * every token. Then `profile-summary.ts <profile> <req/s>` shows where the time goes, and with a second
  * profile and its req/s, where the second spends more per request than the first (e.g. app against floor).
  */
 const target = process.env.PROFILE_TARGET ?? 'app';
-if (!['floor', 'app', 'verify'].includes(target)) throw new Error('PROFILE_TARGET: floor, app or verify');
+if (!['floor', 'floor-signature', 'app', 'verify'].includes(target)) {
+  throw new Error('PROFILE_TARGET: floor, floor-signature, app or verify');
+}
 const list = process.env.PROFILE_LIST === '1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 
@@ -29,10 +32,12 @@ try {
     id = (await callJson(api, { method: 'POST', token, expect: 201, body })).id;
   }
   const tenantId = (await stack.db.query.users.findFirst())!.tenantId;
-  const floor = registrarsFloor(stack.db, tenantId);
+  const signingKey = target === 'floor-signature' ? await fetchSigningKey(stack.settingsEnv.AUTH_OIDC_ISSUER!) : undefined;
+  const floor = registrarsFloor(stack.db, tenantId, signingKey);
   const floorServer = await listen((request) => floor.fetch(request));
   const url = {
     floor: `${floorServer.url}/registrars${list ? '' : `/${id}`}`,
+    'floor-signature': `${floorServer.url}/registrars${list ? '' : `/${id}`}`,
     app: `${api}${list ? '?limit=20' : `/${id}`}`,
     verify: `${stack.verifyingApi.url}/api/v1/registrars${list ? '?limit=20' : `/${id}`}`,
   }[target]!;

@@ -166,7 +166,7 @@ describe('JWT verifiers: jose and node:crypto give the same verdict', () => {
     await expectRefused(sign({}, { alg: 'RS256', kid: 'ec-1' }));
   });
 
-  it('refuse a critical header parameter it does not understand, and text that is no JWT', async () => {
+  it('refuse a critical header parameter it does not understand, and text that is no JWT or no UTF-8', async () => {
     const signRs256 = (input: string) => rsaSign('sha256', Buffer.from(input), KeyObject.from(rsa.privateKey as CryptoKey)).toString('base64url');
     await expectAccepted(handMade({ alg: 'RS256', kid: 'rsa-1' }, freshClaims(), signRs256));
     await expectRefused(handMade({ alg: 'RS256', kid: 'rsa-1', crit: ['urn:example:unknown'], 'urn:example:unknown': true }, freshClaims(), signRs256));
@@ -185,6 +185,15 @@ describe('JWT verifiers: jose and node:crypto give the same verdict', () => {
     };
     await expectRefused(headerText('{"alg":"RS256","kid":"rsa-1"'));
     await expectRefused(headerText('["RS256"]'));
+    const bytesPayload = (payload: Buffer) => {
+      const input = `${base64url(JSON.stringify({ alg: 'RS256', kid: 'rsa-1' }))}.${payload.toString('base64url')}`;
+      return `${input}.${signRs256(input)}`;
+    };
+    const claimsText = JSON.stringify({ ...freshClaims(), name: '__' });
+    const at = claimsText.indexOf('__');
+    const withBytes = (bytes: number[]) => Buffer.concat([Buffer.from(claimsText.slice(0, at)), Buffer.from(bytes), Buffer.from(claimsText.slice(at + 2))]);
+    await expectAccepted(bytesPayload(withBytes([0xc3, 0xa9]))); // é
+    await expectRefused(bytesPayload(withBytes([0xff, 0xfe]))); // no UTF-8
   });
 
   it('understand b64 as a critical extension: a JWT must keep its payload encoded', async () => {
