@@ -1,0 +1,74 @@
+import { generateKeyPairSync, verify } from 'node:crypto';
+import { createLocalJWKSet, exportJWK, SignJWT } from 'jose';
+import { joseJwtVerifier, type JwtVerifier } from '../../functions/platform/auth/jwt-verifier.ts';
+import { createNodeJwtVerifier } from '../../functions/platform/auth/node-jwt-verifier.ts';
+import { ROUNDS } from './lib.ts';
+import { recordRatio } from './summary.ts';
+
+/**
+ * One RS256 access token checked again and again, in one process, one token after another: the Node
+ * web process's verifier (node-jwt-verifier.ts) and jose's (the edge's), each against the least any
+ * check must do, one bare one-shot `crypto.verify` of the same token (its floor), timed in the same
+ * round. Rounds alternate the order; the table shows µs per token, the summary each verifier's tokens/s
+ * ÷ the floor's. BENCH_TOKENS sets the tokens per timing (default 20,000).
+ */
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 20_000);
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench-1', alg: 'RS256', use: 'sig' }] });
+const issuer = 'https://idp.example.com';
+const audience = 'credential-support-service';
+// About the size of the bench IDP's client-credentials tokens (650–900 characters).
+const token = await new SignJWT({ scope: 'openid api', client_id: 'bench-service', jti: 'j'.repeat(40), groups: ['tenant-a'] })
+  .setProtectedHeader({ alg: 'RS256', kid: 'bench-1', typ: 'at+jwt' })
+  .setIssuer(issuer)
+  .setAudience(audience)
+  .setSubject('bench-service')
+  .setIssuedAt()
+  .setExpirationTime('2h')
+  .sign(privateKey);
+const expected = { issuer, audience };
+
+const bare = async (text: string) => {
+  const end = text.lastIndexOf('.');
+  if (!verify('sha256', Buffer.from(text.slice(0, end), 'latin1'), publicKey, Buffer.from(text.slice(end + 1), 'base64url'))) {
+    throw new Error('Bad signature');
+  }
+};
+const nodeVerifier: JwtVerifier = createNodeJwtVerifier();
+const contenders: [string, (text: string) => Promise<unknown>][] = [
+  ['bare crypto.verify (floor)', bare],
+  ['node:crypto verifier (Node web process)', (text) => nodeVerifier(text, jwks, expected)],
+  ['jose jwtVerify (edge)', (text) => joseJwtVerifier(text, jwks, expected)],
+];
+
+/** µs per token over TOKENS tokens. */
+const time = async (check: (text: string) => Promise<unknown>) => {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < TOKENS; i += 1) await check(token);
+  return Number(process.hrtime.bigint() - started) / 1000 / TOKENS;
+};
+
+for (const [, check] of contenders) await time(check); // warm-up
+const perRound: number[][] = contenders.map(() => []);
+for (let round = 0; round < ROUNDS; round += 1) {
+  const order = contenders.map((_, i) => i);
+  if (round % 2 === 1) order.reverse();
+  for (const i of order) perRound[i]!.push(await time(contenders[i]![1]));
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+console.log(`\nRS256 token check, ${TOKENS} tokens of ${token.length} characters per timing (${ROUNDS} rounds, order alternating)`);
+console.table(
+  contenders.map(([name], i) => ({ check: name, 'median µs/token': median(perRound[i]!).toFixed(1), 'per round': perRound[i]!.map((v) => v.toFixed(1)).join(' ') })),
+);
+for (let i = 1; i < contenders.length; i += 1) {
+  const ratios = perRound[i]!.map((micros, round) => perRound[0]![round]! / micros);
+  recordRatio({
+    measured: contenders[i]![0],
+    reference: contenders[0]![0],
+    ratio: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    rounds: ROUNDS,
+    detail: `${median(perRound[i]!).toFixed(1)} vs ${median(perRound[0]!).toFixed(1)} µs/token`,
+  });
+}
