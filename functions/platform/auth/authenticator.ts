@@ -22,6 +22,10 @@ const VERIFIED_TOKEN_CACHE_MS = 60_000;
 /** A bearer token's finished principal is remembered no longer than either of the above, nor past the token's expiry. */
 const BEARER_PRINCIPAL_CACHE_MS = Math.min(VERIFIED_TOKEN_CACHE_MS, PRINCIPAL_CACHE_MS);
 
+/** How long what a token stands for may be remembered: at most `capMs`, never past its expiry (≤ 0: not at all). */
+const rememberedFor = (claims: JWTPayload, capMs: number) =>
+  claims.exp === undefined ? capMs : Math.min(claims.exp * 1000 - Date.now(), capMs);
+
 /** Verifies IDP tokens and resolves the caller's tenant with the configured tenant mode. */
 export class Authenticator {
   readonly discovery: OidcDiscovery;
@@ -60,8 +64,8 @@ export class Authenticator {
       throw unauthenticated('Access token has no sub claim');
     }
     const verified = payload as JWTPayload & { sub: string };
-    const lifetime = verified.exp === undefined ? VERIFIED_TOKEN_CACHE_MS : verified.exp * 1000 - Date.now();
-    if (lifetime > 0 && this.#cacheVerifiedTokens) this.#verifiedTokens.set(token, verified, Math.min(lifetime, VERIFIED_TOKEN_CACHE_MS));
+    const lifetime = rememberedFor(verified, VERIFIED_TOKEN_CACHE_MS);
+    if (lifetime > 0 && this.#cacheVerifiedTokens) this.#verifiedTokens.set(token, verified, lifetime);
     return verified;
   }
 
@@ -113,7 +117,7 @@ export class Authenticator {
     const claims = await this.verifyAccessToken(token);
     const resolved = await this.resolvePrincipal(db, claims);
     const principal: Principal = Object.freeze({ ...resolved, subject: claims.sub, via: 'bearer' });
-    const lifetime = claims.exp === undefined ? BEARER_PRINCIPAL_CACHE_MS : Math.min(claims.exp * 1000 - Date.now(), BEARER_PRINCIPAL_CACHE_MS);
+    const lifetime = rememberedFor(claims, BEARER_PRINCIPAL_CACHE_MS);
     if (this.#cacheVerifiedTokens && lifetime > 0) this.#bearerPrincipals.set(token, principal, lifetime);
     return principal;
   }
