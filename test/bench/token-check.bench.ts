@@ -1,21 +1,36 @@
 import { generateKeyPairSync, verify } from 'node:crypto';
-import { createLocalJWKSet, exportJWK, SignJWT } from 'jose';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, SignJWT } from 'jose';
 import { joseJwtVerifier, type JwtVerifier } from '../../functions/platform/auth/jwt-verifier.ts';
 import { createNodeJwtVerifier } from '../../functions/platform/auth/node-jwt-verifier.ts';
+import { OidcDiscovery } from '../../functions/platform/auth/oidc-discovery.ts';
 import { ROUNDS } from './lib.ts';
 import { recordRatio } from './summary.ts';
 
 /**
  * One RS256 access token checked again and again, in one process, one token after another: the Node
- * web process's verifier (node-jwt-verifier.ts) and jose's (the edge's), each against the least any
+ * web process's verifier (node-jwt-verifier.ts) and jose's (the edge's), with the key set the web process
+ * uses (OidcDiscovery's remote set, from a minimal local IDP; fetched once), each against the least any
  * check must do, one bare one-shot `crypto.verify` of the same token (its floor), timed in the same
  * round. Rounds alternate the order; the table shows µs per token, the summary each verifier's tokens/s
  * ÷ the floor's. BENCH_TOKENS sets the tokens per timing (default 20,000).
  */
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 20_000);
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const jwks = createLocalJWKSet({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench-1', alg: 'RS256', use: 'sig' }] });
-const issuer = 'https://idp.example.com';
+const keySet = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'bench-1', alg: 'RS256', use: 'sig' }] });
+// A minimal IDP over HTTP, so the key set is the web process's own: OidcDiscovery's remote set.
+const idp = createServer((request, response) => {
+  const base = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+  const body =
+    request.url === '/jwks'
+      ? keySet
+      : JSON.stringify({ issuer: base, jwks_uri: `${base}/jwks`, token_endpoint: `${base}/token`, authorization_endpoint: `${base}/auth` });
+  response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+});
+await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+const { jwks } = await new OidcDiscovery(issuer).endpoints();
 const audience = 'credential-support-service';
 // About the size of the bench IDP's client-credentials tokens (650–900 characters).
 const token = await new SignJWT({ scope: 'openid api', client_id: 'bench-service', jti: 'j'.repeat(40), groups: ['tenant-a'] })
@@ -72,3 +87,4 @@ for (let i = 1; i < contenders.length; i += 1) {
     detail: `${median(perRound[i]!).toFixed(1)} vs ${median(perRound[0]!).toFixed(1)} µs/token`,
   });
 }
+idp.close();
