@@ -35,12 +35,9 @@ try {
   const signingKey = target === 'floor-signature' ? await fetchSigningKey(stack.settingsEnv.AUTH_OIDC_ISSUER!) : undefined;
   const floor = registrarsFloor(stack.db, tenantId, signingKey);
   const floorServer = await listen((request) => floor.fetch(request));
-  const url = {
-    floor: `${floorServer.url}/registrars${list ? '' : `/${id}`}`,
-    'floor-signature': `${floorServer.url}/registrars${list ? '' : `/${id}`}`,
-    app: `${api}${list ? '?limit=20' : `/${id}`}`,
-    verify: `${stack.verifyingApi.url}/api/v1/registrars${list ? '?limit=20' : `/${id}`}`,
-  }[target]!;
+  const url = target.startsWith('floor')
+    ? `${floorServer.url}/registrars${list ? '' : `/${id}`}`
+    : `${target === 'app' ? api : `${stack.verifyingApi.url}/api/v1/registrars`}${list ? '?limit=20' : `/${id}`}`;
   const headers = { authorization: `Bearer ${token}` };
   await measure('warm-up', { url, headers, seconds: 3, warmupSeconds: 0 });
   await session.post('Profiler.enable');
