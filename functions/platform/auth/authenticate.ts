@@ -21,14 +21,15 @@ const authenticateAnew = async (c: Context<AppEnv>, next: Next, services: Servic
 };
 
 /**
- * Guards a route: a bearer access token or a browser session cookie, resolved to one tenant. A token
- * verified and resolved before is answered at once, without a frame of its own around the request (the
- * hot path of every authenticated read).
+ * Guards a route: a bearer access token or a browser session cookie, resolved to one tenant. A token the
+ * authenticator can answer for without awaiting anything (remembered, or checked against the key at hand
+ * with its tenant remembered) is answered at once, without a frame of its own around the request (the hot
+ * path of every authenticated read); a token it refuses that way is refused at once.
  */
 export const authenticate: MiddlewareHandler<AppEnv> = (c, next) => {
   const services = c.get('services');
   const bearer = c.req.header('authorization')?.match(BEARER)?.[1];
-  const known = bearer === undefined ? undefined : services.authenticator.knownPrincipal(bearer);
+  const known = bearer === undefined ? undefined : services.authenticator.principalAtOnce(bearer);
   if (!known) return authenticateAnew(c, next, services, bearer);
   c.set('principal', known);
   return next();

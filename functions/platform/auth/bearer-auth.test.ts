@@ -48,6 +48,22 @@ describe('service-account bearer tokens (open mode)', () => {
     expect(t.idp.requestCount('/.well-known/openid-configuration')).toBe(1);
   });
 
+  it('checks a fresh token per request against the key at hand: the same tenant, no key fetched, a forged or tampered token refused', async () => {
+    expect((await t.call('GET', LIST, { token: await t.token('tenantA') })).status).toBe(200);
+    const jwksFetches = t.idp.requestCount('/jwks');
+    const tenantId = await t.tenantOf('tenantA');
+    for (let i = 0; i < 3; i += 1) expect((await t.call('GET', LIST, { token: await t.token('tenantA') })).status).toBe(200);
+    expect(t.idp.requestCount('/jwks')).toBe(jwksFetches);
+    expect(await t.tenantOf('tenantA')).toBe(tenantId);
+    const [header, payload, signature] = (await t.token('tenantA')).split('.');
+    const [, otherPayload, otherSignature] = (await t.token('tenantB')).split('.');
+    for (const token of [`${header}.${payload}.${otherSignature}`, `${header}.${otherPayload}.${signature}`]) {
+      const res = await t.call('GET', LIST, { token });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: 'Invalid or expired access token', code: 'UNAUTHENTICATED' });
+    }
+  });
+
   it('401 { error, message } for a token without a sub claim', async () => {
     const res = await t.call('GET', LIST, { token: await t.token('noSub') });
     expect(res.status).toBe(401);

@@ -11,7 +11,13 @@ export interface ExpectedClaims {
  * token's `kid` and `alg`) and the expected issuer and audience, and checks `exp` and `nbf`; answers the
  * payload, or throws for any failure. The Authenticator turns a throw into a 401.
  */
-export type JwtVerifier = (token: string, jwks: JWTVerifyGetKey, expected: ExpectedClaims) => Promise<JWTPayload>;
+export type JwtVerifier = ((token: string, jwks: JWTVerifyGetKey, expected: ExpectedClaims) => Promise<JWTPayload>) & {
+  /**
+   * The same check, answered at once when it need await nothing (the key for the token's header is at
+   * hand): the payload, a throw for what the check refuses, or undefined when only the full check can tell.
+   */
+  atOnce?: (token: string, jwks: JWTVerifyGetKey, expected: ExpectedClaims) => JWTPayload | undefined;
+};
 
 /** jose's check on WebCrypto: runs on every runtime (the edge functions' verifier, and the default). */
 export const joseJwtVerifier: JwtVerifier = async (token, jwks, expected) => (await jwtVerify(token, jwks, expected)).payload;

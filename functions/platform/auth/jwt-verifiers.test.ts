@@ -1,8 +1,21 @@
 import { constants, createHmac, createPublicKey, generateKeyPairSync, KeyObject, sign as rsaSign, type JsonWebKey } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { joseJwtVerifier, type JwtVerifier } from './jwt-verifier.ts';
 import { createNodeJwtVerifier } from './node-jwt-verifier.ts';
+
+const checkedInFull = createNodeJwtVerifier();
+/**
+ * Our check as `atOnce` answers it: the token's header seen once by the full check (which keeps the key the
+ * set gave for it at hand, whatever its verdict on the token), then the token checked again at once.
+ */
+const checkedAtOnce: JwtVerifier = async (token, keys, against) => {
+  await checkedInFull(token, keys, against).catch(() => undefined);
+  const payload = checkedInFull.atOnce!(token, keys, against);
+  if (payload === undefined) throw new Error('No key at hand: the key set has none for this header');
+  return payload;
+};
 
 /**
  * The two token checks the web runs (jose on WebCrypto at the edge, our own on node:crypto in the Node
@@ -14,6 +27,7 @@ const expected = { issuer, audience };
 const verifiers: [string, JwtVerifier][] = [
   ['jose (edge)', joseJwtVerifier],
   ['node:crypto (Node web process)', createNodeJwtVerifier()],
+  ['node:crypto, key at hand (Node web process)', checkedAtOnce],
 ];
 
 type Signer = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
@@ -211,5 +225,40 @@ describe('JWT verifiers: jose and node:crypto give the same verdict', () => {
     await expectAccepted(sign({}));
     await expectRefused(sign({}), { issuer, audience: 'another-api' });
     await expectAccepted(sign({ aud: 'another-api' }), { issuer, audience: 'another-api' });
+  });
+});
+
+describe('node:crypto verifier: the key at hand', () => {
+  it('answers at once only for a header whose key that very key set gave within keyAtHandMs', async () => {
+    const verifier = createNodeJwtVerifier({ keyAtHandMs: 300 });
+    let published = jwks;
+    const idp: JWTVerifyGetKey = (header, token) => published(header, token);
+    const token = await sign({});
+    expect(verifier.atOnce!(token, idp, expected)).toBeUndefined(); // nothing at hand yet
+    expect((await verifier(token, idp, expected)).sub).toBe('svc');
+    expect(verifier.atOnce!(token, idp, expected)?.sub).toBe('svc');
+    const another = await sign({ jti: 'another' });
+    expect(verifier.atOnce!(another, idp, expected)?.jti).toBe('another'); // the same header
+    expect(verifier.atOnce!(token, jwks, expected)).toBeUndefined(); // another key set
+    const otherHeader = await sign({}, { alg: 'ES256', kid: 'ec-1', key: ec.privateKey });
+    expect(verifier.atOnce!(otherHeader, idp, expected)).toBeUndefined(); // another header
+    published = createLocalJWKSet({ keys: [] }); // the IDP stops publishing the key
+    expect(verifier.atOnce!(token, idp, expected)?.sub).toBe('svc'); // still at hand, for at most keyAtHandMs
+    await sleep(350);
+    expect(verifier.atOnce!(token, idp, expected)).toBeUndefined();
+    await expect(verifier(token, idp, expected)).rejects.toThrow();
+  });
+
+  it('refuses at once a bad token under a header whose key is at hand: forged, expired, for another audience', async () => {
+    const verifier = createNodeJwtVerifier();
+    await verifier(await sign({}), jwks, expected);
+    const [header, payload] = (await sign({})).split('.');
+    const forged = `${header}.${payload}.${(await sign({}, { key: stranger.privateKey })).split('.')[2]}`;
+    expect(() => verifier.atOnce!(forged, jwks, expected)).toThrow('Bad signature');
+    expect(() => verifier.atOnce!(`${header}.${payload}`, jwks, expected)).toThrow('Not a compact JWS');
+    const expired = await sign({}, { expiresIn: Math.floor(Date.now() / 1000) - 5 });
+    expect(() => verifier.atOnce!(expired, jwks, expected)).toThrow('The token has expired');
+    const elsewhere = await sign({ aud: 'another-api' });
+    expect(() => verifier.atOnce!(elsewhere, jwks, expected)).toThrow('Unexpected aud');
   });
 });

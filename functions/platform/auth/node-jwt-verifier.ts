@@ -1,7 +1,8 @@
+import type { JWTVerifyGetKey } from 'jose';
 import { isUtf8 } from 'node:buffer';
 import { constants, KeyObject, verify, type VerifyKeyObjectInput } from 'node:crypto';
 import { checkClaims, checkProtectedHeader } from './jwt-claims.ts';
-import type { JwtVerifier } from './jwt-verifier.ts';
+import type { ExpectedClaims, JwtVerifier } from './jwt-verifier.ts';
 
 /**
  * The Node web process's JwtVerifier: the same verdicts as jose's `jwtVerify` (jwt-verifiers.test.ts
@@ -10,7 +11,9 @@ import type { JwtVerifier } from './jwt-verifier.ts';
  * once. jose's remote key set still chooses the key (by `kid` and `alg`, refetching an unknown `kid`
  * with a cooldown, dropping keys the IDP no longer publishes) and imports it for the header's `alg`;
  * the key must also have been imported for exactly that alg, so no token can pick its own algorithm
- * (`none`, an HMAC keyed with a public key, or an alg of another key type are all refused).
+ * (`none`, an HMAC keyed with a public key, or an alg of another key type are all refused). The key jose
+ * chose for a header is kept at hand for a few seconds, so `atOnce` can check the next token signed
+ * under that header without awaiting anything (the hot path of a client with a fresh token per request).
  */
 
 /** What a JWS `alg` means to node:crypto, and the WebCrypto key algorithm it needs. */
@@ -73,7 +76,22 @@ const importedFor = (key: CryptoKey, algorithm: Algorithm) => {
   return algorithm.curve === undefined || imported.namedCurve === algorithm.curve;
 };
 
-export const createNodeJwtVerifier = (): JwtVerifier => {
+/**
+ * How long the key jose chose for a header is used again without asking it: the answer of its remote set
+ * for a header changes only when it refetches the IDP's keys (once an hour here, or for an unknown `kid`),
+ * so a key the IDP stops publishing is refused at most this much later than jose alone would refuse it.
+ */
+export const KEY_AT_HAND_MS = 10_000;
+
+interface Parsed {
+  header: ReturnType<typeof checkProtectedHeader>;
+  headerText: string;
+  algorithm: Algorithm;
+  payloadEnd: number;
+}
+
+export const createNodeJwtVerifier = (options: { keyAtHandMs?: number } = {}): JwtVerifier => {
+  const keyAtHandMs = options.keyAtHandMs ?? KEY_AT_HAND_MS;
   // node:crypto's form of each key jose answers, with its alg's options (jose imports a key once per alg).
   const verifyKeys = new WeakMap<CryptoKey, KeyObject | VerifyKeyObjectInput>();
   const verifyKeyOf = (key: CryptoKey, algorithm: Algorithm) => {
@@ -94,15 +112,19 @@ export const createNodeJwtVerifier = (): JwtVerifier => {
     }
     return header;
   };
-  return async (token, jwks, expected) => {
+  // The key each key set answered for a header (by its text), and until when it is used without asking again.
+  const keysAtHand = new WeakMap<JWTVerifyGetKey, Map<string, { key: CryptoKey; until: number }>>();
+
+  const parse = (token: string): Parsed => {
     if (!COMPACT_JWS.test(token)) throw new Error('Not a compact JWS');
     const headerEnd = token.indexOf('.');
-    const payloadEnd = token.indexOf('.', headerEnd + 1);
-    const header = headerOf(token.slice(0, headerEnd));
+    const headerText = token.slice(0, headerEnd);
+    const header = headerOf(headerText);
     const algorithm = Object.hasOwn(ALGORITHMS, header.alg) ? ALGORITHMS[header.alg]! : undefined;
     if (!algorithm) throw new Error(`Unsupported alg ${header.alg}`);
-    const key = await jwks(header, { payload: '', signature: '' });
-    if (!(key instanceof CryptoKey) || !importedFor(key, algorithm)) throw new Error(`The key set answered no key for ${header.alg}`);
+    return { header, headerText, algorithm, payloadEnd: token.indexOf('.', headerEnd + 1) };
+  };
+  const checked = (token: string, { headerText, algorithm, payloadEnd }: Parsed, key: CryptoKey, expected: ExpectedClaims) => {
     const signed = verify(
       algorithm.hash,
       Buffer.from(token.slice(0, payloadEnd), 'latin1'),
@@ -110,6 +132,25 @@ export const createNodeJwtVerifier = (): JwtVerifier => {
       Buffer.from(token.slice(payloadEnd + 1), 'base64url'),
     );
     if (!signed) throw new Error('Bad signature');
-    return checkClaims(decodeJson(token.slice(headerEnd + 1, payloadEnd)), expected, Math.floor(Date.now() / 1000));
+    return checkClaims(decodeJson(token.slice(headerText.length + 1, payloadEnd)), expected, Math.floor(Date.now() / 1000));
   };
+
+  const verifier = async (token: string, jwks: JWTVerifyGetKey, expected: ExpectedClaims) => {
+    const parsed = parse(token);
+    const key = await jwks(parsed.header, { payload: '', signature: '' });
+    if (!(key instanceof CryptoKey) || !importedFor(key, parsed.algorithm)) {
+      throw new Error(`The key set answered no key for ${parsed.header.alg}`);
+    }
+    let atHand = keysAtHand.get(jwks);
+    if (!atHand) keysAtHand.set(jwks, (atHand = new Map()));
+    if (atHand.size >= KNOWN_HEADERS_MAX) atHand.clear();
+    atHand.set(parsed.headerText, { key, until: Date.now() + keyAtHandMs });
+    return checked(token, parsed, key, expected);
+  };
+  const atOnce = (token: string, jwks: JWTVerifyGetKey, expected: ExpectedClaims) => {
+    const parsed = parse(token);
+    const atHand = keysAtHand.get(jwks)?.get(parsed.headerText);
+    return atHand && atHand.until > Date.now() ? checked(token, parsed, atHand.key, expected) : undefined;
+  };
+  return Object.assign(verifier, { atOnce });
 };

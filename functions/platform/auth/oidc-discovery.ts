@@ -15,14 +15,23 @@ export interface OidcEndpoints {
  */
 export class OidcDiscovery {
   #pending?: Promise<OidcEndpoints>;
+  #loaded?: OidcEndpoints;
 
   constructor(private readonly issuer: string) {}
 
+  /** The endpoints once discovery has succeeded, without awaiting anything; undefined before. */
+  get loaded(): OidcEndpoints | undefined {
+    return this.#loaded;
+  }
+
   endpoints(): Promise<OidcEndpoints> {
-    this.#pending ??= this.#load().catch((error: unknown) => {
-      this.#pending = undefined;
-      throw error;
-    });
+    this.#pending ??= this.#load().then(
+      (endpoints) => (this.#loaded = endpoints),
+      (error: unknown) => {
+        this.#pending = undefined;
+        throw error;
+      },
+    );
     return this.#pending;
   }
 
