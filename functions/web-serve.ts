@@ -13,6 +13,7 @@ import type { WebSettings } from '../core/settings/web-settings.ts';
 import { readText } from '../core/settings/env-readers.ts';
 import { buildApp } from './app.ts';
 import { createNodeJwtVerifier } from './platform/auth/node-jwt-verifier.ts';
+import { nodeFetch } from './platform/node-fetch.ts';
 import { createServices } from './platform/services.ts';
 import { staticServices } from './platform/with-platform.ts';
 
@@ -38,7 +39,7 @@ export const serveWeb = ({ env, port, settings, log, databaseUrl }: WebStart) =>
   });
   const { fetcher } = services;
   const app = buildApp(staticServices(services));
-  const server = serve({ fetch: app.fetch, port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
+  const server = serve({ fetch: nodeFetch(app.fetch), port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
   services.logger.info('Web API listening', { port, url: settings.appUrl });
   const refused = refusedSystemServices(readSystemServices(env), settings.allowPrivateUrls);
   if (refused.length > 0) services.logger.warn(refusedSystemServicesWarning(refused), { setting: 'FETCH_ALLOW_PRIVATE_URLS', services: refused });

@@ -16,6 +16,7 @@ import { buildApp } from '../../functions/app.ts';
 import { staticServices } from '../../functions/platform/with-platform.ts';
 import { Authenticator } from '../../functions/platform/auth/authenticator.ts';
 import { createNodeJwtVerifier } from '../../functions/platform/auth/node-jwt-verifier.ts';
+import { nodeFetch, type NodeBindings } from '../../functions/platform/node-fetch.ts';
 import { createServices } from '../../functions/platform/services.ts';
 import { requestClientCredentialsToken, type LocalIdpOptions } from '../../scripts/local-idp.ts';
 import { npmStartArgs } from '../rig/npm-start.ts';
@@ -42,7 +43,7 @@ export interface Listening {
 }
 
 /** Serves a fetch handler on a free loopback port. */
-export const listen = async (fetch: (request: Request) => Response | Promise<Response>): Promise<Listening> => {
+export const listen = async (fetch: (request: Request, env: NodeBindings) => Response | Promise<Response>): Promise<Listening> => {
   const server = createAdaptorServer({ fetch, hostname: '127.0.0.1' }) as Server;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
@@ -86,7 +87,8 @@ export const benchSettingsEnv = (issuer: string, appUrl: string): Record<string,
 });
 
 export interface BenchApp {
-  fetch: (request: Request) => Response | Promise<Response>;
+  /** As the Node server calls it (with its bindings). */
+  fetch: (request: Request, env: NodeBindings) => Response | Promise<Response>;
   db: Database;
   close(): Promise<void>;
 }
@@ -105,7 +107,7 @@ export const buildBenchApp = (databaseUrl: string, settingsEnv: Record<string, s
   const authenticator = options.verifyEveryToken ? new Authenticator(settings.auth, { cacheVerifiedTokens: false, verifyJwt }) : services.authenticator;
   const app = buildApp(staticServices({ ...services, authenticator }));
   return {
-    fetch: (request) => app.fetch(request),
+    fetch: nodeFetch(app.fetch),
     db: connection.db,
     close: async () => {
       await jobs.close();
@@ -126,8 +128,8 @@ export const startBenchStack = async (env: Record<string, string> = {}): Promise
   const databaseUrl = server.urlFor(name);
   await prepareDatabase({ databaseUrl, dataEncryptionKey: TEST_ENCRYPTION_KEY, systemServices: readSystemServices({}) });
 
-  let handler: (request: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
-  const api = await listen((request) => handler(request));
+  let handler: BenchApp['fetch'] = () => new Response('starting', { status: 503 });
+  const api = await listen((request, env) => handler(request, env));
   const account = { clientId: 'bench-service', clientSecret: 'bench-service-secret' };
   const idp = await startIdpProcess({
     audience: TEST_AUDIENCE,

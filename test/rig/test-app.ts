@@ -6,6 +6,7 @@ import { createJobQueue } from '../../core/jobs/job-queue.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { buildApp } from '../../functions/app.ts';
 import { createNodeJwtVerifier } from '../../functions/platform/auth/node-jwt-verifier.ts';
+import { nodeFetch, type NodeBindings } from '../../functions/platform/node-fetch.ts';
 import { createServices } from '../../functions/platform/services.ts';
 import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
 import type { Services } from '../../functions/platform/env.ts';
@@ -68,8 +69,8 @@ export const startTestApp = async (
 ): Promise<TestApp> => {
   const database = await createTestDatabase();
   // The Node bindings (`env`) are passed on: routes read the client's socket address from them.
-  let handler: (request: Request, env: unknown) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
-  const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => handler(request, env), hostname: '127.0.0.1' });
+  let handler: (request: Request, env: NodeBindings) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
+  const server = createAdaptorServer({ fetch: (request: Request, env: NodeBindings) => handler(request, env), hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -96,7 +97,8 @@ export const startTestApp = async (
   // The Node web process's token check, as functions/server.ts passes it (the edge tests run jose's).
   const services = createServices(env, connection.db, settings, { fetcher, jobs, verifyJwt: createNodeJwtVerifier() });
   const app = buildApp(staticServices(services));
-  handler = (request, env) => app.fetch(request, env as never);
+  // As the Node web process serves it (functions/web-serve.ts).
+  handler = nodeFetch(app.fetch);
 
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...o.headers };
