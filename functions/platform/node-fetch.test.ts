@@ -35,7 +35,8 @@ describe('nodeFetch: the correlation id written by the Node server', () => {
   });
 
   it('makes a new id for a missing, malformed or over-long inbound one', async () => {
-    for (const headers of [{}, { 'x-correlation-id': 'bad id; drop table' }, { 'x-correlation-id': 'a'.repeat(129) }]) {
+    const inbound: Record<string, string>[] = [{}, { 'x-correlation-id': 'bad id; drop table' }, { 'x-correlation-id': 'a'.repeat(129) }];
+    for (const headers of inbound) {
       const { id, text } = await get('/', headers);
       expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(JSON.parse(text)).toEqual({ given: id });
