@@ -171,7 +171,7 @@ describe('principal at once: a fresh token per request, checked against the key 
     expect(() => authenticator.principalAtOnce(outsider)).toThrow(expect.objectContaining({ status: 403, code: 'TENANT_CLAIM_MISSING' }));
   });
 
-  it('answers nothing at once with jose (the edge verifier keeps no key at hand) unless the token itself is remembered', async () => {
+  it("answers no fresh token at once with jose (the edge's verifier keeps no key at hand)", async () => {
     const { authenticator: withJose, db, sign } = await nodeAuthenticator({ cacheVerifiedTokens: false });
     const jose = new Authenticator(withJose.settings, { cacheVerifiedTokens: false });
     jose.discovery.endpoints = withJose.discovery.endpoints;
