@@ -2,6 +2,7 @@ import type { ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { describeUnexpectedError } from '../../core/db-errors.ts';
 import { ApiError } from '../../core/errors.ts';
+import { assignCorrelationId } from './correlation-id.ts';
 import type { AppEnv } from './env.ts';
 import { settleUnreadBody } from './unread-body.ts';
 
@@ -20,8 +21,9 @@ export const unexpectedErrorMessage = (correlationId: string) =>
 
 /** The one place errors become response bodies: `{ error, code? }`, and sanitised 500s. */
 export const handleError: ErrorHandler<AppEnv> = async (err, c) => {
-  const correlationId = c.get('correlationId') ?? crypto.randomUUID();
-  c.header('x-correlation-id', correlationId);
+  // Taken before the handler (the platform's first step); only an error thrown before that takes it here.
+  if (c.get('correlationId') === undefined) assignCorrelationId(c);
+  const correlationId = c.get('correlationId');
   const status = err instanceof ApiError || err instanceof HTTPException ? err.status : 500;
   if (status === 413 || status === 415) await settleUnreadBody(c);
   if (err instanceof ApiError) {
