@@ -81,7 +81,7 @@ const importedFor = (key: CryptoKey, algorithm: Algorithm) => {
  * for a header changes only when it refetches the IDP's keys (once an hour here, or for an unknown `kid`),
  * so a key the IDP stops publishing is refused at most this much later than jose alone would refuse it.
  */
-export const KEY_AT_HAND_MS = 10_000;
+const KEY_AT_HAND_MS = 10_000;
 
 interface Parsed {
   header: ReturnType<typeof checkProtectedHeader>;
