@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
+import { untilHealthy } from '../rig/program.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack, type LoadResult } from './lib.ts';
 
@@ -47,14 +48,8 @@ try {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     try {
-      for (let i = 0; ; i++) {
-        try {
-          if ((await fetch(`${url}/api/health`)).ok) break;
-        } catch {
-          if (i > 300 || server.exitCode !== null) throw new Error('the web process did not start');
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
+      const failure = await untilHealthy(server, `${url}/api/health`);
+      if (failure) throw new Error(`the web process did not start: ${failure}`);
       const created = await callJson(`${url}/api/v1/registrars`, {
         method: 'POST', token, expect: 201, body: { name: 'Memory', namespace: `memory-${port}`, url: 'https://memory.example.com' },
       });

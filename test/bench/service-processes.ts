@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
+import { untilHealthy } from '../rig/program.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 
 /**
@@ -47,16 +48,10 @@ export const startProgram = async (
     }
     await cleanup?.();
   };
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}${healthPath}`)).ok) break;
-    } catch {
-      if (i > 600 || child.exitCode !== null) {
-        await stop();
-        throw new Error(`${script} did not start`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  const failure = await untilHealthy(child, `${url}${healthPath}`, 60);
+  if (failure) {
+    await stop();
+    throw new Error(`${script} did not start: ${failure}`);
   }
   return { url, pid: child.pid!, stop };
 };

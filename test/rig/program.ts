@@ -26,3 +26,21 @@ export const runProgram = (script: string, env: Record<string, string>): Program
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, exited, output: () => ({ stdout, stderr }) };
 };
+
+/**
+ * Waits until a server process answers `healthUrl` with a 2xx: undefined then, else why it will not (it
+ * exited, or `seconds` passed). Another server's answer on the port (a 404 from a test server that took
+ * it first, so ours exits with EADDRINUSE) is not taken for this one's.
+ */
+export const untilHealthy = async (child: ChildProcess, healthUrl: string, seconds = 30): Promise<string | undefined> => {
+  for (let attempt = 0; attempt < seconds * 10; attempt += 1) {
+    if (child.exitCode !== null || child.signalCode !== null) return `it exited (${child.exitCode ?? child.signalCode})`;
+    try {
+      if ((await fetch(healthUrl, { signal: AbortSignal.timeout(2_000) })).ok) return undefined;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return `no answer from ${healthUrl} in ${seconds} s`;
+};

@@ -1,7 +1,7 @@
 import { get as httpGet } from 'node:http';
 import { createEmptyDatabase, type TestDatabase } from '../../test/rig/databases.ts';
 import { freePort } from '../../test/rig/postgres-server.ts';
-import { runProgram, type Program } from '../../test/rig/program.ts';
+import { runProgram, untilHealthy, type Program } from '../../test/rig/program.ts';
 
 export const API_KEY = 'test-vc-service-key-0123456789';
 export const KEY_ENCRYPTION_KEY = '5f'.repeat(32);
@@ -25,19 +25,36 @@ export const startVcService = async (options: { databaseUrl?: string; env?: Reco
   let database: TestDatabase | undefined;
   if (!options.databaseUrl) database = await createEmptyDatabase();
   const databaseUrl = options.databaseUrl ?? database!.url;
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const program = runProgram('vc-service/server.ts', {
-    API_KEY,
-    KEY_ENCRYPTION_KEY,
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    WORKERS: '1',
-    LOG_LEVEL: 'debug',
-    ...options.env,
-  });
+  const start = async () => {
+    // A free port can be taken by another test's server before ours binds it: then ours exits (EADDRINUSE)
+    // and is started again on another port.
+    for (let attempt = 1; ; attempt += 1) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const program = runProgram('vc-service/server.ts', {
+        API_KEY,
+        KEY_ENCRYPTION_KEY,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        WORKERS: '1',
+        LOG_LEVEL: 'debug',
+        ...options.env,
+      });
+      const failure = await untilHealthy(program.child, `${url}/health-check`);
+      if (!failure) return { url, program };
+      if (program.child.exitCode === null) {
+        program.child.kill('SIGTERM');
+        await program.exited;
+      }
+      if (attempt === 3 || !program.output().stderr.includes('EADDRINUSE')) {
+        await database?.drop();
+        throw new Error(`the VC service did not start: ${failure}: ${program.output().stderr}`);
+      }
+    }
+  };
+  const { url, program } = await start();
   const stop = async () => {
     if (program.child.exitCode === null) {
       program.child.kill('SIGTERM');
@@ -45,17 +62,6 @@ export const startVcService = async (options: { databaseUrl?: string; env?: Reco
     }
     await database?.drop();
   };
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/health-check`)).ok) break;
-    } catch {
-      if (i > 300 || program.child.exitCode !== null) {
-        await stop();
-        throw new Error(`the VC service did not start: ${program.output().stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
   const call: VcService['call'] = async (method, path, init = {}) => {
     const headers: Record<string, string> = { ...init.headers };
     if (init.key !== null) headers.authorization = `Bearer ${init.key ?? API_KEY}`;
