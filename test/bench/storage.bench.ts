@@ -1,8 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../rig/postgres-server.ts';
+import { untilHealthy } from '../rig/program.ts';
 import { measure, pairedRounds, report, type Contender } from './lib.ts';
 
 /**
@@ -40,17 +41,6 @@ interface Target {
 const directories: string[] = [];
 const settleDisk = () => spawnSync('sync', { stdio: 'ignore' });
 
-const waitForHealth = async (url: string, child?: ChildProcess) => {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/health-check`)).ok) return;
-    } catch {
-      if (i > 200 || child?.exitCode != null) throw new Error(`${url} did not start`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-};
-
 /** A program of ours on a fresh directory and port: the storage service or the floor. */
 const startProgram = async (name: string, script: string, env: Record<string, string>, uploadAt: (url: string) => Target['upload']) => {
   const dir = await mkdtemp(join(tmpdir(), 'css-storage-bench-'));
@@ -66,7 +56,8 @@ const startProgram = async (name: string, script: string, env: Record<string, st
     child.kill('SIGTERM');
     await exited;
   };
-  await waitForHealth(url, child);
+  const failure = await untilHealthy(child, `${url}/health-check`, 20);
+  if (failure) throw new Error(`${url} did not start: ${failure}`);
   const target: Target = { name, upload: uploadAt(url), apiKey: API_KEY, bucket: BUCKET, stop };
   return target;
 };
