@@ -4,31 +4,40 @@ import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { untilHealthy } from '../rig/program.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
-import { callJson, CONNECTIONS, measure, recordRatio, startBenchStack, type LoadResult } from './lib.ts';
+import { callJson, CONNECTIONS, measure, median, recordRatio, ROUNDS, startBenchStack, type LoadResult } from './lib.ts';
 
 /**
  * Memory of the web process (`functions/server.ts`, its own process): RSS idle after start-up and its
- * peak under BENCH_MEMORY_SECONDS (default 60) of authenticated registrar reads, once with V8's default
- * heap sizing and once as `npm run start:web` starts it (its heap flags, which keep the peak under 256 MB;
- * the ratio row says what they cost in throughput).
+ * peak under BENCH_MEMORY_SECONDS (default 30) of authenticated registrar reads, with V8's default heap
+ * sizing and as `npm run start:web` starts it (its heap flags, which keep the peak under 256 MB), in
+ * BENCH_ROUNDS paired rounds (default 5), order alternating, each variant a fresh process in each round.
+ * The ratio row says what the flags cost in throughput (median of the rounds, with the spread) and in
+ * the server's CPU per request; the peak is the highest of any round. BENCH_MEMORY_FLAGS adds a third
+ * variant with those node flags (to try another setting against the same rounds).
  */
-const SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 60);
+const SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 30);
 const START_WEB_FLAGS = npmStartArgs('functions/server.ts').slice(0, -3).join(' ');
+const DEFAULTS = 'V8 defaults';
 const VARIANTS: Record<string, string> = {
-  'V8 defaults': '',
+  [DEFAULTS]: '',
   [`npm run start:web (${START_WEB_FLAGS})`]: START_WEB_FLAGS,
+  ...(process.env.BENCH_MEMORY_FLAGS ? { [`tried: ${process.env.BENCH_MEMORY_FLAGS}`]: process.env.BENCH_MEMORY_FLAGS } : {}),
 };
 const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 };
+interface Round {
+  idle: number;
+  peak: number;
+  result: LoadResult;
+}
 
 const stack = await startBenchStack();
 try {
   const token = await stack.token();
-  const rows: { variant: string; 'idle RSS MB': number; 'peak RSS MB': number; 'req/s': number; 'p99 ms': number }[] = [];
-  const results: LoadResult[] = [];
-  for (const [variant, flags] of Object.entries(VARIANTS)) {
+  /** One variant's round: a fresh web process, its idle RSS, then its peak under load. */
+  const runRound = async (variant: string, flags: string): Promise<Round> => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const server = spawn(process.execPath, [...flags.split(' ').filter(Boolean), '--import', 'tsx', 'functions/server.ts'], {
@@ -63,23 +72,48 @@ try {
         requests: [{ method: 'GET', path: `/api/v1/registrars/${created.id}`, headers }, { method: 'GET', path: '/api/v1/registrars?limit=20', headers }],
         headers,
         seconds: SECONDS,
+        serverPid: server.pid!,
       });
       clearInterval(sampler);
-      results.push(result);
-      rows.push({ variant, 'idle RSS MB': idle, 'peak RSS MB': peak, 'req/s': result.requestsPerSecond, 'p99 ms': result.p99 });
+      return { idle, peak: Math.max(peak, rssMb(server.pid!)), result };
     } finally {
       const exited = new Promise((done) => server.once('exit', done));
       server.kill('SIGTERM');
       await exited;
     }
+  };
+
+  const names = Object.keys(VARIANTS);
+  const rounds = new Map<string, Round[]>(names.map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) rounds.get(name)!.push(await runRound(name, VARIANTS[name]!));
   }
-  console.log(`\nWeb process memory (own process, ${SECONDS} s of registrar reads, ${CONNECTIONS} connections)`);
-  console.table(rows);
-  const [defaults, ...others] = results;
-  for (const other of others) {
-    const ratio = other.requestsPerSecond / defaults!.requestsPerSecond;
-    const row = rows[results.indexOf(other)]!;
-    recordRatio({ measured: `web process, ${row.variant}`, reference: 'V8 defaults', ratio, low: ratio, high: ratio, rounds: 1, detail: `peak RSS ${row['peak RSS MB']} vs ${rows[0]!['peak RSS MB']} MB` });
+
+  console.log(`\nWeb process memory (own process, ${SECONDS} s of registrar reads, ${CONNECTIONS} connections, ${ROUNDS} paired rounds, order alternating)`);
+  console.table(
+    names.map((variant) => {
+      const runs = rounds.get(variant)!;
+      return {
+        variant,
+        'idle RSS MB (median)': median(runs.map((r) => r.idle)),
+        'peak RSS MB (highest)': Math.max(...runs.map((r) => r.peak)),
+        'peak RSS per round': runs.map((r) => r.peak).join(' '),
+        'req/s (median)': Math.round(median(runs.map((r) => r.result.requestsPerSecond))),
+        'req/s per round': runs.map((r) => r.result.requestsPerSecond).join(' '),
+        'p99 ms': median(runs.map((r) => r.result.p99)),
+        'server CPU µs/req': Math.round(median(runs.map((r) => r.result.serverCpuMicros!))),
+      };
+    }),
+  );
+  const defaults = rounds.get(DEFAULTS)!;
+  for (const variant of names.slice(1)) {
+    const runs = rounds.get(variant)!;
+    const peak = (rs: Round[]) => Math.max(...rs.map((r) => r.peak));
+    const perRound = runs.map((r, i) => r.result.requestsPerSecond / defaults[i]!.result.requestsPerSecond);
+    const cpu = runs.map((r, i) => defaults[i]!.result.serverCpuMicros! / r.result.serverCpuMicros!);
+    const row = { reference: DEFAULTS, rounds: ROUNDS };
+    recordRatio({ ...row, measured: `web process, ${variant}`, ratio: median(perRound), low: Math.min(...perRound), high: Math.max(...perRound), detail: `peak RSS ${peak(runs)} vs ${peak(defaults)} MB` });
+    recordRatio({ ...row, measured: `web process, ${variant} (server CPU per request)`, ratio: median(cpu), low: Math.min(...cpu), high: Math.max(...cpu), detail: '' });
   }
 } finally {
   await stack.close();
