@@ -27,7 +27,9 @@ import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, 
  * Targets on a 2-core machine: issuance ≥ 200/s with p99 < 150 ms; verification ≥ 300/s.
  *
  * BENCH_CREDENTIALS=issue or =verify runs one part; BENCH_FLOORS=false measures the routes alone;
- * BENCH_WEB_NODE_FLAGS adds node flags to the web process. A CPU profile of issuance, both rows (written
+ * BENCH_WEB_NODE_FLAGS adds node flags to the web process; BENCH_BASELINE_DIR (another checkout, e.g. a
+ * `git worktree` of an earlier commit with a link to node_modules) adds its web process, on the same
+ * database and services, as a contender of each route row in the same rounds (before/after). A CPU profile of issuance, both rows (written
  * when the bench stops the web process; summarise it with profile-summary.ts):
  *   BENCH_CREDENTIALS=issue BENCH_FLOORS=false BENCH_ROUNDS=1 \
  *   BENCH_WEB_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/css-prof" npm run bench credentials
@@ -72,6 +74,29 @@ try {
     nodeFlags,
   });
   processes.push(web);
+  const baselineDir = process.env.BENCH_BASELINE_DIR;
+  const baseline = baselineDir
+    ? await startWebProcess({
+        databaseUrl: stack.databaseUrl,
+        oidcIssuer: stack.issuer,
+        vcUrl: vc.url,
+        storageUrl: storage.url,
+        env: { VERIFY_RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_MAX_CONCURRENCY: '10000' },
+        cwd: baselineDir,
+      })
+    : undefined;
+  if (baseline) processes.push(baseline);
+  /** Each route row, and the same row against the baseline's web process when there is one. */
+  const withBaseline = (routes: Contender[]) =>
+    baseline
+      ? routes.flatMap((route) => [
+          route,
+          { ...route, name: `baseline: ${route.name}`, load: { ...route.load, url: route.load.url.replace(web.url, baseline.url), serverPid: baseline.pid } },
+        ])
+      : routes;
+  const recordBaseline = (results: PairedResults, routes: Contender[]) => {
+    if (baseline) for (const route of routes) recordPairedRatio(results, route.name, `baseline: ${route.name}`);
+  };
 
   const token = await stack.token();
   const api = `${web.url}/api/v1`;
@@ -101,16 +126,17 @@ try {
     shaped.credentialPayload.credentialSubject['note[<id>]'] = 'a member of a new name';
     const newShapeBody = JSON.stringify(shaped);
     const routes: Contender[] = [
-      { name: route, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body } },
-      { name: newShapes, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body: newShapeBody, idReplacement: true } },
+      { name: route, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body, serverPid: web.pid } },
+      { name: newShapes, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body: newShapeBody, idReplacement: true, serverPid: web.pid } },
     ];
-    const contenders = runsOf(routes, [
+    const contenders = runsOf(withBaseline(routes), [
       { name: vcFloor, load: { url: vc.url, requests: [mint, sign] }, requestsPerOperation: 2 },
       { name: storageFloor, load: { url: `${storage.url}${upload.path}`, method: 'POST', headers: upload.headers, body: upload.body } },
     ]);
     const results = await pairedMeasurements(`Issuance at ${CONNECTIONS} connections: the route and its floors (req/s of floors = issuances/s)`, contenders);
     recordAgainst(results, route, [vcFloor, storageFloor]);
     recordAgainst(results, newShapes, [vcFloor]);
+    recordBaseline(results, routes);
     targetLine('Issuance', results, route, ISSUE_TARGET.perSecond, ISSUE_TARGET.p99Ms);
     targetLine('Issuance, a new shape each time', results, newShapes, ISSUE_TARGET.perSecond, ISSUE_TARGET.p99Ms);
   }
@@ -123,12 +149,14 @@ try {
     const route = 'POST /credentials/verify, encrypted, digest given';
     const vcFloor = 'floor: VC service verify (proof + status)';
     const storageFloor = 'floor: storage read of the envelope';
-    const contenders = runsOf([{ name: route, load: { url: `${api}/credentials/verify`, method: 'POST', headers: { 'content-type': 'application/json' }, body: verifyBody } }], [
+    const routes: Contender[] = [{ name: route, load: { url: `${api}/credentials/verify`, method: 'POST', headers: { 'content-type': 'application/json' }, body: verifyBody, serverPid: web.pid } }];
+    const contenders = runsOf(withBaseline(routes), [
       { name: vcFloor, load: { url: `${vc.url}${vcVerify.path}`, method: 'POST', headers: vcHeaders, body: vcVerify.body } },
       { name: storageFloor, load: { url: record.storageUri } },
     ]);
     const results = await pairedMeasurements(`Verification at ${CONNECTIONS} connections: the route and its floors (req/s of floors = verifications/s)`, contenders);
     recordAgainst(results, route, [vcFloor, storageFloor]);
+    recordBaseline(results, routes);
     targetLine('Verification', results, route, VERIFY_TARGET.perSecond);
   }
 } finally {

@@ -82,10 +82,11 @@ export const startStorageProcess = async (env: Record<string, string> = {}) => {
 /**
  * `functions/server.ts` on `databaseUrl`, signing in with the bench OIDC provider, its system default
  * VC and storage instances pointing at the given services (private URLs allowed: all on loopback).
- * `nodeFlags` go before the script (e.g. `--cpu-prof`).
+ * `nodeFlags` go before the script (e.g. `--cpu-prof`); `cwd` runs another checkout's web process
+ * (an earlier commit, with its own node_modules or a link to these) for a before/after comparison.
  */
 export const startWebProcess = async (
-  options: { databaseUrl: string; oidcIssuer: string; vcUrl: string; storageUrl: string; env?: Record<string, string>; nodeFlags?: string[] },
+  options: { databaseUrl: string; oidcIssuer: string; vcUrl: string; storageUrl: string; env?: Record<string, string>; nodeFlags?: string[]; cwd?: string },
 ) =>
   startProgram(
     'functions/server.ts',
@@ -107,5 +108,5 @@ export const startWebProcess = async (
       ...options.env,
     }),
     '/api/health',
-    { nodeFlags: [...npmStartArgs('functions/server.ts').slice(0, -3), ...(options.nodeFlags ?? [])] },
+    { nodeFlags: [...npmStartArgs('functions/server.ts').slice(0, -3), ...(options.nodeFlags ?? [])], cwd: options.cwd },
   );
