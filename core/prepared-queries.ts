@@ -1,12 +1,13 @@
-import type { Database } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 
 /**
  * Hot reads built once per database handle and reused as prepared statements: drizzle then skips
  * rebuilding the SQL on every request, and PostgreSQL reuses the plan. Values go in as placeholders.
  */
-const cache = new WeakMap<Database, Map<string, unknown>>();
+const cache = new WeakMap<Queryable, Map<string, unknown>>();
 
-export const prepared = <T>(db: Database, name: string, build: (db: Database) => T): T => {
+/** `name`'s statement for `db`, built by `build` the first time (a transaction gets its own, for its lifetime). */
+export const prepared = <Q extends Queryable, T>(db: Q, name: string, build: (db: Q) => T): T => {
   let statements = cache.get(db);
   if (!statements) cache.set(db, (statements = new Map()));
   let statement = statements.get(name) as T | undefined;

@@ -1,7 +1,8 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { dataModels } from '../../db/schema/index.ts';
 import { badRequest } from '../errors.ts';
+import { prepared } from '../prepared-queries.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 import { resolvedDataModel, type ResolvedDataModel } from './payload-validation.ts';
 
@@ -16,12 +17,16 @@ export interface IssuanceDataModel extends ResolvedDataModel {
  * An unknown pair is a 400 naming `credentialType`.
  */
 export const resolveIssuanceDataModel = async (db: Queryable, tenantId: string, credentialType: string, version: string): Promise<IssuanceDataModel> => {
-  const [model] = await db
-    .select()
-    .from(dataModels)
-    .where(and(eq(dataModels.credentialType, credentialType), eq(dataModels.version, version), visibleTo(dataModels.tenantId, tenantId)))
-    .orderBy(desc(eq(dataModels.tenantId, tenantId)), desc(dataModels.isExtension), desc(dataModels.createdAt))
-    .limit(1);
+  const tenant = sql.placeholder('tenantId');
+  const [model] = await prepared(db, 'issuance.dataModel', (d) =>
+    d
+      .select()
+      .from(dataModels)
+      .where(and(eq(dataModels.credentialType, sql.placeholder('credentialType')), eq(dataModels.version, sql.placeholder('version')), visibleTo(dataModels.tenantId, tenant)))
+      .orderBy(desc(eq(dataModels.tenantId, tenant)), desc(dataModels.isExtension), desc(dataModels.createdAt))
+      .limit(1)
+      .prepare('issuance_data_model'),
+  ).execute({ credentialType, version, tenantId });
   if (!model) {
     throw badRequest(`credentialType: no data model for ${credentialType} version ${version} is available to this tenant`, 'DATA_MODEL_NOT_FOUND');
   }

@@ -1,8 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { dids } from '../../db/schema/index.ts';
+import { dids, serviceInstances } from '../../db/schema/index.ts';
 import { ApiError, badRequest } from '../errors.ts';
-import { findServiceInstanceRow, type VcInstance } from '../dids/vc-instance.ts';
+import type { VcInstance } from '../dids/vc-instance.ts';
+import { prepared } from '../prepared-queries.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 import { PAYLOAD_FIELD } from './payload-errors.ts';
 
@@ -26,12 +27,17 @@ export const resolveIssuer = async (db: Queryable, tenantId: string, payload: Re
   if (did === undefined || did.trim() === '') {
     throw badRequest(`${PAYLOAD_FIELD}.issuer: must be the issuer's DID, or an object whose id is the DID`, 'ISSUER_DID_REQUIRED');
   }
-  const [row] = await db
-    .select({ serviceInstanceId: dids.serviceInstanceId })
-    .from(dids)
-    .where(and(eq(dids.did, did), visibleTo(dids.tenantId, tenantId)));
+  // The DID and the instance it names, whoever owns that now (it was visible when the DID was recorded), in one read.
+  const [row] = await prepared(db, 'issuance.issuerDid', (d) =>
+    d
+      .select({ instance: serviceInstances })
+      .from(dids)
+      .leftJoin(serviceInstances, eq(serviceInstances.id, dids.serviceInstanceId))
+      .where(and(eq(dids.did, sql.placeholder('did')), visibleTo(dids.tenantId, sql.placeholder('tenantId'))))
+      .prepare('issuance_issuer_did'),
+  ).execute({ did, tenantId });
   if (!row) throw badRequest(`${PAYLOAD_FIELD}.issuer: is not a DID registered to this tenant or a system default DID`, 'ISSUER_DID_NOT_REGISTERED');
-  const instance = row.serviceInstanceId ? await findServiceInstanceRow(db, row.serviceInstanceId) : undefined;
+  const { instance } = row;
   if (!instance) {
     throw new ApiError(400, `${PAYLOAD_FIELD}.issuer: the DID has no VC service instance to sign with`, 'ISSUER_DID_SERVICE_INSTANCE_MISSING');
   }

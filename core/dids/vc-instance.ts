@@ -46,7 +46,7 @@ export interface VcDeps {
   fetcher: Fetcher;
 }
 
-export const vcConfigOf = async (box: SecretBox, instance: VcInstance) => (await box.decryptJson(instance.configEncrypted)) as VcConfig;
+export const vcConfigOf = async (box: SecretBox, instance: VcInstance) => (await box.openConfig(instance.configEncrypted)) as VcConfig;
 
 export const vcAdapterFor = async (deps: VcDeps, instance: VcInstance): Promise<{ adapter: VcAdapter; config: VcConfig }> => {
   const config = await vcConfigOf(deps.box, instance);

@@ -36,7 +36,7 @@ export const resolveIdrInstance = async (deps: Pick<InstanceDeps, 'db'>, tenantI
 };
 
 export const adapterFor = async (deps: InstanceDeps, instance: typeof serviceInstances.$inferSelect): Promise<{ adapter: IdrAdapter; config: IdrConfig }> => {
-  const config = (await deps.box.decryptJson(instance.configEncrypted)) as IdrConfig;
+  const config = (await deps.box.openConfig(instance.configEncrypted)) as IdrConfig;
   return { adapter: createIdrAdapter(config, deps.fetcher), config };
 };
 

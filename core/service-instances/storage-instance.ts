@@ -1,9 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
 import { createStorageAdapter, type StorageAdapter, type StorageConfig } from '../adapters/storage/storage-adapter.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Fetcher } from '../net/fetcher.ts';
+import { prepared } from '../prepared-queries.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 import { serviceInstanceNotFound } from './visible-instance.ts';
 
@@ -15,23 +16,30 @@ export type StorageInstance = typeof serviceInstances.$inferSelect;
  * tenant's primary storage instance, else the system default.
  */
 export const resolveStorageInstance = async (db: Queryable, tenantId: string, requestedId: string | undefined, field: string): Promise<StorageInstance> => {
+  const tenant = sql.placeholder('tenantId');
   const [row] = requestedId
-    ? await db
-        .select()
-        .from(serviceInstances)
-        .where(and(eq(serviceInstances.id, requestedId), eq(serviceInstances.serviceType, 'STORAGE'), visibleTo(serviceInstances.tenantId, tenantId)))
-    : await db
-        .select()
-        .from(serviceInstances)
-        .where(and(eq(serviceInstances.serviceType, 'STORAGE'), eq(serviceInstances.isPrimary, true), visibleTo(serviceInstances.tenantId, tenantId)))
-        .orderBy(desc(eq(serviceInstances.tenantId, tenantId)))
-        .limit(1);
+    ? await prepared(db, 'storageInstance.requested', (d) =>
+        d
+          .select()
+          .from(serviceInstances)
+          .where(and(eq(serviceInstances.id, sql.placeholder('id')), eq(serviceInstances.serviceType, 'STORAGE'), visibleTo(serviceInstances.tenantId, tenant)))
+          .prepare('storage_instance_requested'),
+      ).execute({ id: requestedId, tenantId })
+    : await prepared(db, 'storageInstance.primary', (d) =>
+        d
+          .select()
+          .from(serviceInstances)
+          .where(and(eq(serviceInstances.serviceType, 'STORAGE'), eq(serviceInstances.isPrimary, true), visibleTo(serviceInstances.tenantId, tenant)))
+          .orderBy(desc(eq(serviceInstances.tenantId, tenant)))
+          .limit(1)
+          .prepare('storage_instance_primary'),
+      ).execute({ tenantId });
   if (!row) throw serviceInstanceNotFound(field);
   return row;
 };
 
 export const storageAdapterFor = async (deps: { box: SecretBox; fetcher: Fetcher }, configEncrypted: string): Promise<StorageAdapter> =>
-  createStorageAdapter((await deps.box.decryptJson(configEncrypted)) as StorageConfig, deps.fetcher);
+  createStorageAdapter((await deps.box.openConfig(configEncrypted)) as StorageConfig, deps.fetcher);
 
 /**
  * Deletes one stored object through the storage instance that holds it; throws when that instance
