@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
+import { createId } from '../../db/ids.ts';
 import { credentials, credentialStatusEntries, libraryRecords } from '../../db/schema/index.ts';
 import type { StatusEntry } from '../adapters/vc/vc-adapter.ts';
 import type { CredentialDetails } from './credential-details.ts';
@@ -38,26 +39,28 @@ export interface NewIssuedCredential {
   statusEntries: StatusEntry[];
 }
 
-/** Writes the record, its issuance detail and its status entries (call inside the issuance transaction). */
+/**
+ * Writes the record, its issuance detail and its status entries (call inside the issuance transaction).
+ * The record's id is made here, so the three inserts go to PostgreSQL together (one pipeline on the
+ * transaction's connection, applied in order): a failure of any rolls the transaction back as before.
+ */
 export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCredential): Promise<string> => {
   const now = new Date();
-  const [record] = await tx
-    .insert(libraryRecords)
-    .values({
-      tenantId: input.tenantId,
-      origin: 'NATIVE',
-      credentialType: input.credentialType,
-      coreCredentialType: input.coreCredentialType,
-      coreVersion: input.coreVersion,
-      ...input.details,
-      detailsStatus: input.detailsError ? 'EXTRACTION_FAILED' : 'EXTRACTED',
-      detailsError: input.detailsError,
-      ...input.entities,
-      tags: input.tags,
-    })
-    .returning({ id: libraryRecords.id });
-  const id = record!.id;
-  await tx.insert(credentials).values({
+  const id = createId();
+  const record = tx.insert(libraryRecords).values({
+    id,
+    tenantId: input.tenantId,
+    origin: 'NATIVE',
+    credentialType: input.credentialType,
+    coreCredentialType: input.coreCredentialType,
+    coreVersion: input.coreVersion,
+    ...input.details,
+    detailsStatus: input.detailsError ? 'EXTRACTION_FAILED' : 'EXTRACTED',
+    detailsError: input.detailsError,
+    ...input.entities,
+    tags: input.tags,
+  });
+  const issuance = tx.insert(credentials).values({
     id,
     tenantId: input.tenantId,
     credentialType: input.credentialType,
@@ -74,22 +77,23 @@ export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCred
     statusCapture: input.statusEntries.length ? 'CAPTURED' : 'NONE',
     statusCapturedAt: input.statusEntries.length ? now : null,
   });
-  if (input.statusEntries.length) {
-    await tx.insert(credentialStatusEntries).values(
-      input.statusEntries.map((entry) => ({
-        credentialId: id,
-        tenantId: input.tenantId,
-        statusPurpose: entry.statusPurpose,
-        type: entry.type,
-        statusListCredential: entry.statusListCredential,
-        statusListIndex: String(entry.statusListIndex),
-        statusListIssuer: input.issuerDid,
-        descriptor: entry,
-        value: false,
-        observedAt: now,
-      })),
-    );
-  }
+  const entries = input.statusEntries.length
+    ? tx.insert(credentialStatusEntries).values(
+        input.statusEntries.map((entry) => ({
+          credentialId: id,
+          tenantId: input.tenantId,
+          statusPurpose: entry.statusPurpose,
+          type: entry.type,
+          statusListCredential: entry.statusListCredential,
+          statusListIndex: String(entry.statusListIndex),
+          statusListIssuer: input.issuerDid,
+          descriptor: entry,
+          value: false,
+          observedAt: now,
+        })),
+      )
+    : undefined;
+  await Promise.all([record, issuance, entries]);
   return id;
 };
 

@@ -1,4 +1,4 @@
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issuanceDeps } from '../../core/credentials/issuance-deps.ts';
@@ -260,5 +260,25 @@ describe('issueCredential for batch items: whether a failure came after the sign
     expect(isDispatchedFault(failure)).toBe(true);
     expect(await recordCount()).toEqual({ records: before.records, issued: before.issued });
     expect(await storedObjects()).toBe(before.stored);
+  });
+
+  it('a status entry refused by the database rolls back the record and the issuance detail sent with it, and removes the stored copy', async () => {
+    expect((await issue(valid())).status).toBe(201);
+    const before = { ...(await recordCount()), stored: await storedObjects() };
+    await rig.t.db.execute(sql.raw(`create function css_test_refuse_entry() returns trigger language plpgsql as $$ begin raise exception 'status entry refused'; end $$`));
+    await rig.t.db.execute(sql.raw('create trigger css_test_refuse_entry before insert on credential_status_entries for each row execute function css_test_refuse_entry()'));
+    const warn = vi.spyOn(rig.t.services.logger, 'warn');
+    try {
+      const res = await issue(valid());
+      expect(res.status, res.text).toBe(500);
+      expect(warn).toHaveBeenCalledWith('A credential was signed and stored but could not be recorded; removing the stored copy', expect.objectContaining({ issuerDid: rig.did }));
+      expect(await recordCount()).toEqual({ records: before.records, issued: before.issued });
+      expect(await storedObjects()).toBe(before.stored);
+    } finally {
+      warn.mockRestore();
+      await rig.t.db.execute(sql.raw('drop trigger css_test_refuse_entry on credential_status_entries'));
+      await rig.t.db.execute(sql.raw('drop function css_test_refuse_entry()'));
+    }
+    expect((await issue(valid())).status).toBe(201);
   });
 });
