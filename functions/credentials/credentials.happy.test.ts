@@ -252,6 +252,14 @@ describe('issuers and data models', () => {
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ code: 'SCHEMA_DOCUMENT_INVALID', pointer: '/name' });
       expect(refused.body.error).toContain('copper-passport.json');
+      // Another tenant does not see this tenant's model: its pair is refused as an unknown one.
+      const unknownPair = { error: 'credentialType: no data model for CopperPassport version 0.7.0 is available to this tenant', code: 'DATA_MODEL_NOT_FOUND' };
+      const theirs = await rig.t.call('POST', '/api/v1/credentials', {
+        token: await rig.t.token('tenantB'),
+        body: issueBody('CopperPassport', '0.7.0', samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, await rig.didOf('tenantB'))),
+      });
+      expect(theirs.status).toBe(400);
+      expect(theirs.body).toEqual(unknownPair);
     } finally {
       server.close();
     }
