@@ -25,14 +25,22 @@ export interface IssueResult {
 const STORAGE_FIELD = 'storageOptions.serviceInstanceId';
 
 /** Entity links never block issuance: a failure to resolve them is a warning and no links. */
-const entityLinksOrWarning = async (deps: IssuanceDeps, tenantId: string, payload: Record<string, unknown>, warnings: IssuanceWarning[]): Promise<EntityLinks> => {
+const entityLinksOrWarning = async (deps: IssuanceDeps, tenantId: string, payload: Record<string, unknown>): Promise<{ entities: EntityLinks; warning?: IssuanceWarning }> => {
   try {
-    return await resolveEntityLinks(deps.db, tenantId, payload);
+    return { entities: await resolveEntityLinks(deps.db, tenantId, payload) };
   } catch (error) {
     deps.logger.warn('Entity links of an issued credential could not be resolved', { correlationId: deps.correlationId, error: String(error) });
-    warnings.push({ code: 'ENTITY_LINK_FAILED', message: 'The credential could not be linked to its product, facility or organisation' });
-    return { productId: null, facilityId: null, organisationId: null };
+    return {
+      entities: { productId: null, facilityId: null, organisationId: null },
+      warning: { code: 'ENTITY_LINK_FAILED', message: 'The credential could not be linked to its product, facility or organisation' },
+    };
   }
+};
+
+/** A read started before its turn: its failure is marked handled now and thrown only where it is awaited. */
+const startedEarly = <T>(read: Promise<T>): Promise<T> => {
+  read.catch(() => {});
+  return read;
 };
 
 /** What an operator needs to find a credential that was signed but is not recorded here. */
@@ -46,7 +54,8 @@ const signedTrace = (deps: IssuanceDeps, issuerDid: string, vcServiceInstanceId:
 /**
  * Issues one credential (issue 14 §1; peer §1.3), in order: the data model of the type and version,
  * the payload against its schemas and JSON-LD contexts (conformity warnings for DCC 0.7.0), the
- * issuer DID and its VC service, the storage instance; then status entries are minted, the credential
+ * issuer DID and its VC service, the storage instance (those reads are made together, their verdicts
+ * taken in this order); then status entries are minted, the credential
  * signed, stored (encrypted unless asked not to; the key kept sealed), and recorded with its status
  * entries and entity links in one transaction; then, if asked, published to the IDR (failures are
  * warnings). Everything that can be refused is refused before the VC service signs. An error after
@@ -64,11 +73,18 @@ export const issueCredential = async (
   } = {},
 ): Promise<IssueResult> => {
   const payload = request.credentialPayload;
-  const dataModel = await resolveIssuanceDataModel(deps.db, tenantId, request.credentialType, request.version);
+  // The reads that depend on nothing else go to the database together; their verdicts are taken in the
+  // order of the steps, so a request with several faults is answered as if they had run one by one.
+  const dataModelRead = resolveIssuanceDataModel(deps.db, tenantId, request.credentialType, request.version);
+  const issuerRead = startedEarly(resolveIssuer(deps.db, tenantId, payload));
+  const storageRead = startedEarly(resolveStorageInstance(deps.db, tenantId, request.storage.serviceInstanceId, STORAGE_FIELD));
+  const entitiesRead = entityLinksOrWarning(deps, tenantId, payload);
+  const dataModel = await dataModelRead;
   const { warnings } = await validateCredentialPayload({ db: deps.db, payloadChecks: deps.payloadChecks }, { tenantId, dataModel, payload });
-  const issuer = await resolveIssuer(deps.db, tenantId, payload);
-  const storageInstance = await resolveStorageInstance(deps.db, tenantId, request.storage.serviceInstanceId, STORAGE_FIELD);
-  const entities = await entityLinksOrWarning(deps, tenantId, payload, warnings);
+  const issuer = await issuerRead;
+  const storageInstance = await storageRead;
+  const { entities, warning: entitiesWarning } = await entitiesRead;
+  if (entitiesWarning) warnings.push(entitiesWarning);
   const { adapter: vc } = await vcAdapterFor(deps, issuer.instance);
   const storage = await storageAdapterFor(deps, storageInstance.configEncrypted);
 

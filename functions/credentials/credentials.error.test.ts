@@ -157,6 +157,17 @@ describe('POST /credentials: data model, payload and issuer', () => {
     const wrongType = await refused(valid({ storageOptions: { serviceInstanceId: vcInstance.id } }), 404, 'SERVICE_INSTANCE_NOT_FOUND', 'storageOptions.serviceInstanceId');
     expect(wrongType.body).toEqual(unknown.body);
   });
+
+  it('a request with several faults is refused for the first in step order: data model, payload, issuer, storage', async () => {
+    const noStorage = { storageOptions: { serviceInstanceId: 'cnosuchinstance0000000000' } };
+    const strangerDpp = samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, 'did:web:nobody.example.com');
+    const { name: _n, ...strangerSubject } = strangerDpp.credentialSubject as Record<string, unknown>;
+    const invalidStrangerDpp = { ...strangerDpp, credentialSubject: strangerSubject };
+    await refused(issueBody('DigitalPassport', '0.7.0', invalidStrangerDpp, noStorage), 400, 'DATA_MODEL_NOT_FOUND', 'credentialType:');
+    await refused(issueBody('DigitalProductPassport', '0.7.0', invalidStrangerDpp, noStorage), 400, 'SCHEMA_DOCUMENT_INVALID', 'credentialPayload/credentialSubject');
+    await refused(issueBody('DigitalProductPassport', '0.7.0', strangerDpp, noStorage), 400, 'ISSUER_DID_NOT_REGISTERED', 'credentialPayload.issuer:');
+    await refused(valid(noStorage), 404, 'SERVICE_INSTANCE_NOT_FOUND', 'storageOptions.serviceInstanceId:');
+  });
 });
 
 describe('POST /credentials: upstream failures', () => {
