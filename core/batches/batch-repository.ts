@@ -134,16 +134,15 @@ export const transitionItem = async (
     .for('update');
   if (!before) return undefined;
   if (t.attemptToken !== undefined && before.attemptToken !== t.attemptToken) return undefined;
-  const [after] = await tx
-    .update(credentialBatchItems)
-    .set({ ...t.set, state: t.to })
-    .where(eq(credentialBatchItems.id, before.id))
-    .returning();
   const counters =
     before.state === t.to
       ? {}
       : { [COUNTER_OF[before.state]]: sql`${counterColumn(before.state)} - 1`, [COUNTER_OF[t.to]]: sql`${counterColumn(t.to)} + 1` };
-  const batch = await bumpBatchVersion(tx, t.batchId, t.batchChange, counters);
+  // The item (locked above) and its batch's counters and version are written together: neither waits on the other.
+  const [[after], batch] = await Promise.all([
+    tx.update(credentialBatchItems).set({ ...t.set, state: t.to }).where(eq(credentialBatchItems.id, before.id)).returning().execute(),
+    bumpBatchVersion(tx, t.batchId, t.batchChange, counters),
+  ]);
   return { before, after: after!, batch };
 };
 
