@@ -115,6 +115,8 @@ export interface ItemTransition {
   set?: ItemChange;
   /** A change of the batch row written with the counters and the version (e.g. the claim's new expiry). */
   batchChange?: BatchChange;
+  /** The item as the caller's transaction already read it `FOR UPDATE` (then it is not read again). */
+  locked?: BatchItemRow;
 }
 
 /**
@@ -127,11 +129,14 @@ export const transitionItem = async (
   tx: Queryable,
   t: ItemTransition,
 ): Promise<{ before: BatchItemRow; after: BatchItemRow; batch: BatchRow } | undefined> => {
-  const [before] = await tx
-    .select()
-    .from(credentialBatchItems)
-    .where(and(eq(credentialBatchItems.id, t.itemId), eq(credentialBatchItems.batchId, t.batchId), inArray(credentialBatchItems.state, [...t.from])))
-    .for('update');
+  const expected = (row: BatchItemRow) => row.id === t.itemId && row.batchId === t.batchId && t.from.includes(row.state);
+  const [before] = t.locked
+    ? [t.locked].filter(expected)
+    : await tx
+        .select()
+        .from(credentialBatchItems)
+        .where(and(eq(credentialBatchItems.id, t.itemId), eq(credentialBatchItems.batchId, t.batchId), inArray(credentialBatchItems.state, [...t.from])))
+        .for('update');
   if (!before) return undefined;
   if (t.attemptToken !== undefined && before.attemptToken !== t.attemptToken) return undefined;
   const counters =

@@ -79,7 +79,8 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
         ),
       )
       .orderBy(asc(credentialBatchItems.index))
-      .limit(1);
+      .limit(1)
+      .for('update');
     if (!due) {
       const [deferred] = await tx
         .select({ at: min(credentialBatchItems.nextAttemptAt) })
@@ -94,6 +95,7 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
     const moved = await transitionItem(tx, {
       batchId: batch.id,
       itemId: due.id,
+      locked: due,
       from: ['QUEUED'],
       to: 'PROCESSING',
       set: { attemptToken: token, attemptCount: due.attemptCount + 1, nextAttemptAt: null },
