@@ -120,10 +120,10 @@ export interface ItemTransition {
 }
 
 /**
- * Moves one item from one of `from` to `to` in the caller's transaction: the item row, then both
- * counters, the batch version and `batchChange` in one update of the batch row. Returns the item
- * before and after, or undefined (and writes nothing) when the item is no longer in an expected
- * state or the attempt token differs.
+ * Moves one item from one of `from` to `to` in the caller's transaction: the item row (read `FOR UPDATE`
+ * unless the caller hands it over `locked`), and with it, sent together, both counters, the batch version
+ * and `batchChange` in one update of the batch row. Returns the item before and after, or undefined (and
+ * writes nothing) when the item is no longer in an expected state or the attempt token differs.
  */
 export const transitionItem = async (
   tx: Queryable,
