@@ -1,7 +1,7 @@
 import { execSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { decodeEnveloped, issueBody, openStoredCopy, SAMPLES, samplePayload } from '../rig/credential-fixtures.ts';
-import { callJson, CONNECTIONS, pairedMeasurements, recordPairedRatio, startBenchStack, type Contender, type PairedResults } from './lib.ts';
+import { callJson, CONNECTIONS, pairedMeasurements, recordPairedCpuRatio, recordPairedRatio, startBenchStack, type Contender, type PairedResults } from './lib.ts';
 import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, STORAGE_BUCKETS, VC_API_KEY, type ServiceProcess } from './service-processes.ts';
 
 /**
@@ -95,7 +95,11 @@ try {
         ])
       : routes;
   const recordBaseline = (results: PairedResults, routes: Contender[]) => {
-    if (baseline) for (const route of routes) recordPairedRatio(results, route.name, `baseline: ${route.name}`);
+    if (!baseline) return;
+    for (const route of routes) {
+      recordPairedRatio(results, route.name, `baseline: ${route.name}`);
+      recordPairedCpuRatio(results, route.name, `baseline: ${route.name}`);
+    }
   };
 
   const token = await stack.token();

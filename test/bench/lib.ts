@@ -323,5 +323,5 @@ export const report = (title: string, rows: LoadResult[], reference?: (row: Load
   );
 };
 
-export { median, pairedMeasurements, pairedRounds, pairedTimings, recordPairedRatio, type Contender, type PairedResults } from './paired-rounds.ts';
+export { median, pairedMeasurements, pairedRounds, pairedTimings, recordPairedCpuRatio, recordPairedRatio, type Contender, type PairedResults } from './paired-rounds.ts';
 export { printSummary, recordRatio, recordedRatios, type RatioRow } from './summary.ts';
