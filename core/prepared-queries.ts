@@ -1,4 +1,8 @@
+import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
+
+/** The caller's tenant in a prepared statement: every prepared read takes it as `{ tenantId }`. */
+export const tenantParam = sql.placeholder('tenantId');
 
 /**
  * Hot reads built once per database handle and reused as prepared statements: drizzle then skips

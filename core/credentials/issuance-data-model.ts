@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { dataModels } from '../../db/schema/index.ts';
 import { badRequest } from '../errors.ts';
-import { prepared } from '../prepared-queries.ts';
+import { prepared, tenantParam } from '../prepared-queries.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 import { resolvedDataModel, type ResolvedDataModel } from './payload-validation.ts';
 
@@ -17,13 +17,12 @@ export interface IssuanceDataModel extends ResolvedDataModel {
  * An unknown pair is a 400 naming `credentialType`.
  */
 export const resolveIssuanceDataModel = async (db: Queryable, tenantId: string, credentialType: string, version: string): Promise<IssuanceDataModel> => {
-  const tenant = sql.placeholder('tenantId');
   const [model] = await prepared(db, 'issuance.dataModel', (d) =>
     d
       .select()
       .from(dataModels)
-      .where(and(eq(dataModels.credentialType, sql.placeholder('credentialType')), eq(dataModels.version, sql.placeholder('version')), visibleTo(dataModels.tenantId, tenant)))
-      .orderBy(desc(eq(dataModels.tenantId, tenant)), desc(dataModels.isExtension), desc(dataModels.createdAt))
+      .where(and(eq(dataModels.credentialType, sql.placeholder('credentialType')), eq(dataModels.version, sql.placeholder('version')), visibleTo(dataModels.tenantId, tenantParam)))
+      .orderBy(desc(eq(dataModels.tenantId, tenantParam)), desc(dataModels.isExtension), desc(dataModels.createdAt))
       .limit(1)
       .prepare('issuance_data_model'),
   ).execute({ credentialType, version, tenantId });

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { dids, serviceInstances } from '../../db/schema/index.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { VcInstance } from '../dids/vc-instance.ts';
-import { prepared } from '../prepared-queries.ts';
+import { prepared, tenantParam } from '../prepared-queries.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 import { PAYLOAD_FIELD } from './payload-errors.ts';
 
@@ -33,7 +33,7 @@ export const resolveIssuer = async (db: Queryable, tenantId: string, payload: Re
       .select({ instance: serviceInstances })
       .from(dids)
       .leftJoin(serviceInstances, eq(serviceInstances.id, dids.serviceInstanceId))
-      .where(and(eq(dids.did, sql.placeholder('did')), visibleTo(dids.tenantId, sql.placeholder('tenantId'))))
+      .where(and(eq(dids.did, sql.placeholder('did')), visibleTo(dids.tenantId, tenantParam)))
       .prepare('issuance_issuer_did'),
   ).execute({ did, tenantId });
   if (!row) throw badRequest(`${PAYLOAD_FIELD}.issuer: is not a DID registered to this tenant or a system default DID`, 'ISSUER_DID_NOT_REGISTERED');

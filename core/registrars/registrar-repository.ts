@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { identifiers, identifierSchemes, registrars, schemeQualifiers } from '../../db/schema/index.ts';
 import { isForeignKeyViolation } from '../db-errors.ts';
-import { prepared } from '../prepared-queries.ts';
+import { prepared, tenantParam } from '../prepared-queries.ts';
 import { conflict, notFound } from '../errors.ts';
 import { assertUsableServiceInstance } from '../service-instances/visible-instance.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
@@ -16,8 +16,6 @@ export interface RegistrarInput {
 }
 
 const IDR_FIELD = 'idrServiceInstanceId';
-
-const tenantParam = sql.placeholder('tenantId');
 
 /** The tenant's registrars plus system defaults, newest first. */
 export const listRegistrars = async (db: Database, tenantId: string, page: { limit: number; offset: number }) => {

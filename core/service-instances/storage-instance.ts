@@ -4,7 +4,7 @@ import { serviceInstances } from '../../db/schema/index.ts';
 import { createStorageAdapter, type StorageAdapter, type StorageConfig } from '../adapters/storage/storage-adapter.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Fetcher } from '../net/fetcher.ts';
-import { prepared } from '../prepared-queries.ts';
+import { prepared, tenantParam } from '../prepared-queries.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 import { serviceInstanceNotFound } from './visible-instance.ts';
 
@@ -16,21 +16,20 @@ export type StorageInstance = typeof serviceInstances.$inferSelect;
  * tenant's primary storage instance, else the system default.
  */
 export const resolveStorageInstance = async (db: Queryable, tenantId: string, requestedId: string | undefined, field: string): Promise<StorageInstance> => {
-  const tenant = sql.placeholder('tenantId');
   const [row] = requestedId
     ? await prepared(db, 'storageInstance.requested', (d) =>
         d
           .select()
           .from(serviceInstances)
-          .where(and(eq(serviceInstances.id, sql.placeholder('id')), eq(serviceInstances.serviceType, 'STORAGE'), visibleTo(serviceInstances.tenantId, tenant)))
+          .where(and(eq(serviceInstances.id, sql.placeholder('id')), eq(serviceInstances.serviceType, 'STORAGE'), visibleTo(serviceInstances.tenantId, tenantParam)))
           .prepare('storage_instance_requested'),
       ).execute({ id: requestedId, tenantId })
     : await prepared(db, 'storageInstance.primary', (d) =>
         d
           .select()
           .from(serviceInstances)
-          .where(and(eq(serviceInstances.serviceType, 'STORAGE'), eq(serviceInstances.isPrimary, true), visibleTo(serviceInstances.tenantId, tenant)))
-          .orderBy(desc(eq(serviceInstances.tenantId, tenant)))
+          .where(and(eq(serviceInstances.serviceType, 'STORAGE'), eq(serviceInstances.isPrimary, true), visibleTo(serviceInstances.tenantId, tenantParam)))
+          .orderBy(desc(eq(serviceInstances.tenantId, tenantParam)))
           .limit(1)
           .prepare('storage_instance_primary'),
       ).execute({ tenantId });
