@@ -3,6 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { authApp } from './auth/index.ts';
 import { healthApp } from './health/index.ts';
 import type { AppEnv } from './platform/env.ts';
+import { apiDocumentFields } from './platform/openapi-document.ts';
 import { securitySchemes } from './platform/openapi-security.ts';
 import { validationHook } from './platform/validation-hook.ts';
 import { PartitionedRouter } from './platform/partitioned-router.ts';
@@ -71,14 +72,7 @@ export const buildApp = (provideServices: ServicesProvider) => {
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);
   app.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', securitySchemes.sessionCookie);
-  app.doc31('/api-docs/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Credential Support Service API',
-      version: '1.0.0',
-      description: 'Issue and verify UNTP verifiable credentials from your own master data.',
-    },
-  });
+  app.doc31('/api-docs/openapi.json', (c) => apiDocumentFields(c.get('services').settings.appUrl));
   app.get('/api-docs', swaggerUI({ url: '/api-docs/openapi.json' }));
   app.get('/', (c) => c.redirect('/api-docs', 302));
   return app;

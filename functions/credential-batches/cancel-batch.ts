@@ -8,6 +8,7 @@ import { BatchIdParam, CancelledBatchSchema, expiredResponse } from './schemas.t
 
 export const cancelBatchRoute = createRoute({
   method: 'post',
+  operationId: 'cancelBatch',
   path: '/{id}/cancel',
   tags: ['Credential batches'],
   summary: 'Cancel a queued or running batch (send no body)',

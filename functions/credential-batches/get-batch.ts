@@ -9,6 +9,7 @@ import { BatchIdParam, BatchSchema, expiredResponse } from './schemas.ts';
 
 export const getBatchRoute = createRoute({
   method: 'get',
+  operationId: 'getBatch',
   path: '/{id}',
   tags: ['Credential batches'],
   summary: 'The status of a batch: state, counts and every item’s outcome in index order',

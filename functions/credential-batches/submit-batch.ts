@@ -12,6 +12,7 @@ import { BatchAcceptedSchema, BatchSubmissionBody, expiredResponse } from './sch
 
 export const submitBatchRoute = createRoute({
   method: 'post',
+  operationId: 'submitBatch',
   path: '/',
   tags: ['Credential batches'],
   summary: 'Submit a batch of issuance requests for the worker',

@@ -8,6 +8,7 @@ import { statusDeps } from './status-deps.ts';
 
 export const getCredentialStatusRoute = createRoute({
   method: 'get',
+  operationId: 'getCredentialStatus',
   path: '/{id}/status',
   tags: ['Credential status'],
   summary: "A credential's status entries as recorded, optionally read fresh from the VC service",

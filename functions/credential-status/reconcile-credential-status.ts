@@ -10,6 +10,7 @@ import { statusDeps } from './status-deps.ts';
 
 export const reconcileCredentialStatusRoute = createRoute({
   method: 'post',
+  operationId: 'reconcileCredentialStatus',
   path: '/{id}/status/{purpose}/reconcile',
   tags: ['Credential status'],
   summary: "Record the VC service's bit for an entry, ending an interrupted operation",

@@ -10,6 +10,7 @@ import { statusDeps } from './status-deps.ts';
 
 export const setCredentialStatusRoute = createRoute({
   method: 'put',
+  operationId: 'setCredentialStatus',
   path: '/{id}/status/{purpose}',
   tags: ['Credential status'],
   summary: 'Revoke, suspend or un-suspend a credential',

@@ -5,6 +5,7 @@ import { verificationResponse } from './verification-response.ts';
 
 export const verifyCredentialGetRoute = createRoute({
   method: 'get',
+  operationId: 'verifyCredentialGet',
   path: '/',
   tags: ['Credential verification'],
   summary: 'Verify a stored credential, named by query parameters (public, no session or token)',

@@ -6,6 +6,7 @@ import { verificationResponse } from './verification-response.ts';
 
 export const verifyCredentialPostRoute = createRoute({
   method: 'post',
+  operationId: 'verifyCredentialPost',
   path: '/',
   tags: ['Credential verification'],
   summary: 'Verify a stored credential (public, no session or token)',

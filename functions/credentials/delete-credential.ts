@@ -8,6 +8,7 @@ import { credentialIdOf, CredentialIdParam } from './schemas.ts';
 
 export const deleteCredentialRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteCredential',
   path: '/{id}',
   tags: ['Credentials'],
   summary: 'Delete an issued credential record, and best-effort its stored copy',

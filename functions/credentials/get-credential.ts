@@ -8,6 +8,7 @@ import { credentialIdOf, CredentialIdParam, CredentialSchema, toCredentialRespon
 
 export const getCredentialRoute = createRoute({
   method: 'get',
+  operationId: 'getCredential',
   path: '/{id}',
   tags: ['Credentials'],
   summary: 'Get an issued credential record, with its storage location, digest, decryption key and status entries',

@@ -11,6 +11,7 @@ import { IssuedSchema } from './schemas.ts';
 
 export const issueCredentialRoute = createRoute({
   method: 'post',
+  operationId: 'issueCredential',
   path: '/',
   tags: ['Credentials'],
   summary: 'Issue a credential: validate, sign through the issuer DID’s VC service, store, record, optionally publish',

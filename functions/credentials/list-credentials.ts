@@ -8,6 +8,7 @@ import { CredentialListItemSchema, CredentialListQuery, toCredentialListItem } f
 
 export const listCredentialsRoute = createRoute({
   method: 'get',
+  operationId: 'listCredentials',
   path: '/',
   tags: ['Credentials'],
   summary: "List the tenant's issued credentials, newest first",

@@ -9,6 +9,7 @@ import { ConformityCriterionEntry, requiredUri } from './schemas.ts';
 
 export const listConformityCriteriaRoute = createRoute({
   method: 'get',
+  operationId: 'listCriteria',
   path: '/criteria',
   tags: ['Conformity catalogue'],
   security: guarded,

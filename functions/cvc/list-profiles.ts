@@ -9,6 +9,7 @@ import { ConformityProfileEntry, requiredUri } from './schemas.ts';
 
 export const listConformityProfilesRoute = createRoute({
   method: 'get',
+  operationId: 'listProfiles',
   path: '/profiles',
   tags: ['Conformity catalogue'],
   security: guarded,

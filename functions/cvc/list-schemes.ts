@@ -9,6 +9,7 @@ import { ConformitySchemeEntry } from './schemas.ts';
 
 export const listConformitySchemesRoute = createRoute({
   method: 'get',
+  operationId: 'listConformitySchemes',
   path: '/schemes',
   tags: ['Conformity catalogue'],
   security: guarded,

@@ -7,6 +7,7 @@ import { CreateDataModelBody, DataModelSchema, toDataModelResponse } from './sch
 
 export const createDataModelRoute = createRoute({
   method: 'post',
+  operationId: 'createDataModel',
   path: '/',
   tags: ['Data models'],
   summary: 'Create an extension of a core data model',

@@ -10,6 +10,7 @@ import { DataModelIdParam } from './schemas.ts';
 
 export const deleteDataModelRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteDataModel',
   path: '/{id}',
   tags: ['Data models'],
   summary: 'Delete one of the tenant’s extensions and its render templates',

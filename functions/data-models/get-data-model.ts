@@ -10,6 +10,7 @@ import { DataModelDetailSchema, DataModelIdParam, toDataModelResponse } from './
 
 export const getDataModelRoute = createRoute({
   method: 'get',
+  operationId: 'getDataModel',
   path: '/{id}',
   tags: ['Data models'],
   summary: 'One model with its parent, extensions and render templates',

@@ -10,6 +10,7 @@ import { DataModelIdParam } from './schemas.ts';
 
 export const getFormConfigRoute = createRoute({
   method: 'get',
+  operationId: 'getFormConfig',
   path: '/{id}/form-config',
   tags: ['Data models'],
   summary: 'Entity pickers a credential form of this model needs',

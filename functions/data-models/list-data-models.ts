@@ -10,6 +10,7 @@ import { DataModelSchema, toDataModelResponse } from './schemas.ts';
 
 export const listDataModelsRoute = createRoute({
   method: 'get',
+  operationId: 'listDataModels',
   path: '/',
   tags: ['Data models'],
   summary: 'Core models and the tenant’s (and system) extensions',

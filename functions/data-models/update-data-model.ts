@@ -8,6 +8,7 @@ import { DataModelIdParam, DataModelSchema, RECOGNISED_PATCH_FIELDS, toDataModel
 
 export const updateDataModelRoute = createRoute({
   method: 'patch',
+  operationId: 'updateDataModel',
   path: '/{id}',
   tags: ['Data models'],
   summary: 'Change one of the tenant’s extensions (name and URLs)',

@@ -8,6 +8,7 @@ import { badGateway, CreateDidBody, DidSchema, toDidResponse } from './schemas.t
 
 export const createDidRoute = createRoute({
   method: 'post',
+  operationId: 'createDid',
   path: '/',
   tags: ['DIDs'],
   summary: 'Create a MANAGED or SELF_MANAGED did:web through the VC service',

@@ -8,6 +8,7 @@ import { DidIdParam } from './schemas.ts';
 
 export const deleteDidRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteDid',
   path: '/{id}',
   tags: ['DIDs'],
   summary: 'Delete a tenant-owned DID',

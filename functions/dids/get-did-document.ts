@@ -9,6 +9,7 @@ import { badGateway, DidIdParam } from './schemas.ts';
 
 export const getDidDocumentRoute = createRoute({
   method: 'get',
+  operationId: 'getDidDocument',
   path: '/{id}/document',
   tags: ['DIDs'],
   summary: 'The DID document, from the VC service (DEFAULT, MANAGED) or the hosting location (SELF_MANAGED)',

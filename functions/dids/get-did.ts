@@ -7,6 +7,7 @@ import { DidIdParam, DidSchema, toDidResponse } from './schemas.ts';
 
 export const getDidRoute = createRoute({
   method: 'get',
+  operationId: 'getDid',
   path: '/{id}',
   tags: ['DIDs'],
   summary: 'Get a DID (own or the system DEFAULT)',

@@ -8,6 +8,7 @@ import { DidSchema, ImportDidBody, toDidResponse } from './schemas.ts';
 
 export const importDidRoute = createRoute({
   method: 'post',
+  operationId: 'importDid',
   path: '/import',
   tags: ['DIDs'],
   summary: 'Record a did:web the tenant already holds (SELF_MANAGED, UNVERIFIED), without calling the VC service',

@@ -8,6 +8,7 @@ import { DidListQuery, DidSchema, toDidResponse } from './schemas.ts';
 
 export const listDidsRoute = createRoute({
   method: 'get',
+  operationId: 'listDids',
   path: '/',
   tags: ['DIDs'],
   summary: "List the tenant's DIDs and the system DEFAULT, newest first",

@@ -8,6 +8,7 @@ import { DidIdParam, DidSchema, toDidResponse, UpdateDidBody } from './schemas.t
 
 export const updateDidRoute = createRoute({
   method: 'patch',
+  operationId: 'updateDid',
   path: '/{id}',
   tags: ['DIDs'],
   summary: 'Update name, description or isDefault of a tenant-owned DID',

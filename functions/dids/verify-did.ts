@@ -8,6 +8,7 @@ import { DidIdParam, toDidResponse, VerifyResultSchema } from './schemas.ts';
 
 export const verifyDidRoute = createRoute({
   method: 'post',
+  operationId: 'verifyDid',
   path: '/{id}/verify',
   tags: ['DIDs'],
   summary: 'Run the verification checks (Resolve, HTTPS, Structure, Identity match, Key material, JSON-LD validity) and set the status',

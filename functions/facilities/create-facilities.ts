@@ -9,6 +9,7 @@ import { CreateFacilityItem, FacilityDetailSchema, toFacilityDetailResponse } fr
 
 export const createFacilitiesRoute = createRoute({
   method: 'post',
+  operationId: 'createFacilities',
   path: '/',
   tags: ['Facilities'],
   summary: 'Create facilities in bulk (all or nothing)',

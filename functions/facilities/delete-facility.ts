@@ -7,6 +7,7 @@ import { guarded } from '../platform/openapi-security.ts';
 
 export const deleteFacilityRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteFacility',
   path: '/{id}',
   tags: ['Facilities'],
   summary: 'Delete one of the tenant’s facilities',

@@ -9,6 +9,7 @@ import { FacilityDetailSchema, toFacilityDetailResponse } from './schemas.ts';
 
 export const getFacilityRoute = createRoute({
   method: 'get',
+  operationId: 'getFacility',
   path: '/{id}',
   tags: ['Facilities'],
   summary: 'One of the tenant’s facilities with its identifiers (scheme and registrar included) and operating organisation',

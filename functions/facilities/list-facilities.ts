@@ -11,6 +11,7 @@ import { FacilitySchema, toFacilityResponse } from './schemas.ts';
 
 export const listFacilitiesRoute = createRoute({
   method: 'get',
+  operationId: 'listFacilities',
   path: '/',
   tags: ['Facilities'],
   summary: "List the tenant's facilities, newest first",

@@ -9,6 +9,7 @@ import { FacilityDetailSchema, toFacilityDetailResponse, UpdateFacilityBody } fr
 
 export const updateFacilityRoute = createRoute({
   method: 'patch',
+  operationId: 'updateFacility',
   path: '/{id}',
   tags: ['Facilities'],
   summary: 'Change one of the tenant’s facilities',

@@ -8,6 +8,7 @@ const HealthSchema = z.object({ status: z.enum(['ok', 'unavailable']), database:
 
 const healthRoute = createRoute({
   method: 'get',
+  operationId: 'getHealth',
   path: '/',
   tags: ['Health'],
   summary: 'Liveness for load balancers (public); checks the database',

@@ -8,6 +8,7 @@ import { LinkParams, linkTags, upstreamResponses } from './schemas.ts';
 
 export const deleteLinkRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteLink',
   path: '/{id}/links/{linkId}',
   tags: linkTags,
   summary: 'Delete a published link upstream and locally',

@@ -8,6 +8,7 @@ import { LinkDetailSchema, LinkParams, linkTags, toLinkRecordResponse, upstreamR
 
 export const getLinkRoute = createRoute({
   method: 'get',
+  operationId: 'getLink',
   path: '/{id}/links/{linkId}',
   tags: linkTags,
   summary: 'A published link: live resolver data with the local record',

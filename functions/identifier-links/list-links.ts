@@ -10,6 +10,7 @@ import { IdentifierParam, LinkRecordSchema, linkTags, toLinkRecordResponse } fro
 
 export const listLinksRoute = createRoute({
   method: 'get',
+  operationId: 'listLinks',
   path: '/{id}/links',
   tags: linkTags,
   summary: 'Link registration records of one of the tenant’s identifiers, newest first',

@@ -9,6 +9,7 @@ import { IdentifierParam, LinkRecordSchema, linkTags, PublishLinksBody, toLinkRe
 
 export const publishLinksRoute = createRoute({
   method: 'post',
+  operationId: 'publishLinks',
   path: '/{id}/links',
   tags: linkTags,
   summary: 'Publish links for one of the tenant’s identifiers to its identity resolver',

@@ -9,6 +9,7 @@ import { LinkParams, LinkRecordSchema, linkTags, toLinkRecordResponse, UpdateLin
 
 export const updateLinkRoute = createRoute({
   method: 'patch',
+  operationId: 'updateLink',
   path: '/{id}/links/{linkId}',
   tags: linkTags,
   summary: 'Change a published link upstream and in the local record, both or neither',

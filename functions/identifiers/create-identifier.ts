@@ -8,6 +8,7 @@ import { CreateIdentifierBody } from './schemas.ts';
 
 export const createIdentifierRoute = createRoute({
   method: 'post',
+  operationId: 'createIdentifier',
   path: '/',
   tags: ['Identifiers'],
   summary: 'Create an identifier under a scheme the tenant can see',

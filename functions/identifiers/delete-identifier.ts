@@ -7,6 +7,7 @@ import { IdentifierIdParam } from './schemas.ts';
 
 export const deleteIdentifierRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteIdentifier',
   path: '/{id}',
   tags: ['Identifiers'],
   summary: 'Delete one of the tenant’s identifiers',

@@ -9,6 +9,7 @@ import { IdentifierIdParam } from './schemas.ts';
 
 export const getIdentifierRoute = createRoute({
   method: 'get',
+  operationId: 'getIdentifier',
   path: '/{id}',
   tags: ['Identifiers'],
   summary: 'Get one of the tenant’s identifiers with its scheme, registrar and qualifiers',

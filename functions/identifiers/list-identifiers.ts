@@ -10,6 +10,7 @@ import { IdentifierSchema, toIdentifierResponse } from '../platform/embedded/ide
 
 export const listIdentifiersRoute = createRoute({
   method: 'get',
+  operationId: 'listIdentifiers',
   path: '/',
   tags: ['Identifiers'],
   summary: "List the tenant's identifiers, newest first",

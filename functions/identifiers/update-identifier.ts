@@ -9,6 +9,7 @@ import { IdentifierIdParam, UpdateIdentifierBody } from './schemas.ts';
 
 export const updateIdentifierRoute = createRoute({
   method: 'patch',
+  operationId: 'updateIdentifier',
   path: '/{id}',
   tags: ['Identifiers'],
   summary: 'Change the value of one of the tenant’s identifiers',

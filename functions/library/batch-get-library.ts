@@ -13,6 +13,7 @@ const BatchGetBody = z.object({ ids: z.array(idText()).min(1, 'must name at leas
 
 export const batchGetLibraryRoute = createRoute({
   method: 'post',
+  operationId: 'batchGetLibrary',
   path: '/batch-get',
   tags: ['Library'],
   summary: 'Read several records at once',

@@ -8,6 +8,7 @@ import { RecordIdParam } from './schemas.ts';
 
 export const deleteExternalRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteExternal',
   path: '/{id}',
   tags: ['Library'],
   summary: 'Delete an external record',

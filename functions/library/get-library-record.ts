@@ -10,6 +10,7 @@ import { CredentialRecordDetailSchema, RecordIdParam, toCredentialRecordDetail }
 
 export const getLibraryRecordRoute = createRoute({
   method: 'get',
+  operationId: 'getLibraryRecord',
   path: '/{id}',
   tags: ['Library'],
   summary: 'One record with its stored copy: storageUri, digestMultibase and the decryptionKey that opens it',

@@ -11,6 +11,7 @@ import { splitReadable } from './readable.ts';
 
 export const listLibraryRoute = createRoute({
   method: 'get',
+  operationId: 'listLibrary',
   path: '/',
   tags: ['Library'],
   summary: "List the tenant's credentials, issued here and registered from elsewhere",

@@ -14,6 +14,7 @@ import { CredentialRecordSchema, toCredentialRecord } from './schemas.ts';
 
 export const registerExternalRoute = createRoute({
   method: 'post',
+  operationId: 'registerExternal',
   path: '/',
   tags: ['Library'],
   summary: 'Register a credential received from elsewhere (from its URL)',

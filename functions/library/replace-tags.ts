@@ -18,6 +18,7 @@ const ReplaceTagsBody = z
 
 export const replaceTagsRoute = createRoute({
   method: 'put',
+  operationId: 'replaceTags',
   path: '/{id}/tags',
   tags: ['Library'],
   summary: "Replace a record's tags",

@@ -15,6 +15,7 @@ const ReverifyBody = z.object({ sourceEncryption: sourceEncryptionField.optional
 
 export const reverifyRecordRoute = createRoute({
   method: 'post',
+  operationId: 'reverifyRecord',
   path: '/{id}/verify',
   tags: ['Library'],
   summary: 'Verify a record again',

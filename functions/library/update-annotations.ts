@@ -13,6 +13,7 @@ import { CredentialRecordSchema, RecordIdParam, toCredentialRecord } from './sch
 
 export const updateAnnotationsRoute = createRoute({
   method: 'patch',
+  operationId: 'updateAnnotations',
   path: '/{id}',
   tags: ['Library'],
   summary: "Change an external record's annotations",

@@ -10,6 +10,7 @@ import { CreateOrganisationItem, OrganisationDetailSchema, toOrganisationDetailR
 
 export const createOrganisationsRoute = createRoute({
   method: 'post',
+  operationId: 'createOrganisations',
   path: '/',
   tags: ['Organisations'],
   summary: 'Create organisations in bulk (all or nothing)',

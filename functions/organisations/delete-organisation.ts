@@ -7,6 +7,7 @@ import { guarded } from '../platform/openapi-security.ts';
 
 export const deleteOrganisationRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteOrganisation',
   path: '/{id}',
   tags: ['Organisations'],
   summary: 'Delete one of the tenant’s organisations',

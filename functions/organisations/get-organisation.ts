@@ -9,6 +9,7 @@ import { OrganisationDetailSchema, toOrganisationDetailResponse } from './schema
 
 export const getOrganisationRoute = createRoute({
   method: 'get',
+  operationId: 'getOrganisation',
   path: '/{id}',
   tags: ['Organisations'],
   summary: 'One of the tenant’s organisations with its identifiers (scheme and registrar included)',

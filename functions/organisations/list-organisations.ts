@@ -10,6 +10,7 @@ import { OrganisationSchema, toOrganisationResponse } from './schemas.ts';
 
 export const listOrganisationsRoute = createRoute({
   method: 'get',
+  operationId: 'listOrganisations',
   path: '/',
   tags: ['Organisations'],
   summary: "List the tenant's organisations, newest first",

@@ -9,6 +9,7 @@ import { OrganisationDetailSchema, toOrganisationDetailResponse, UpdateOrganisat
 
 export const updateOrganisationRoute = createRoute({
   method: 'patch',
+  operationId: 'updateOrganisation',
   path: '/{id}',
   tags: ['Organisations'],
   summary: 'Change one of the tenant’s organisations',

@@ -9,6 +9,7 @@ import { CreateProductItem, ProductDetailSchema, toProductDetailResponse } from 
 
 export const createProductsRoute = createRoute({
   method: 'post',
+  operationId: 'createProducts',
   path: '/',
   tags: ['Products'],
   summary: 'Create products in bulk (all or nothing)',

@@ -7,6 +7,7 @@ import { guarded } from '../platform/openapi-security.ts';
 
 export const deleteProductRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteProduct',
   path: '/{id}',
   tags: ['Products'],
   summary: 'Delete one of the tenant’s products',

@@ -9,6 +9,7 @@ import { ProductDetailSchema, toProductDetailResponse } from './schemas.ts';
 
 export const getProductRoute = createRoute({
   method: 'get',
+  operationId: 'getProduct',
   path: '/{id}',
   tags: ['Products'],
   summary: 'One of the tenant’s products with its identifiers, producing organisation, manufacturing facility and parent',

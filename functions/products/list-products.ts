@@ -13,6 +13,7 @@ import { ProductSchema, toProductResponse } from './schemas.ts';
 
 export const listProductsRoute = createRoute({
   method: 'get',
+  operationId: 'listProducts',
   path: '/',
   tags: ['Products'],
   summary: "List the tenant's products, newest first",

@@ -9,6 +9,7 @@ import { ProductDetailSchema, toProductDetailResponse, UpdateProductBody } from 
 
 export const updateProductRoute = createRoute({
   method: 'patch',
+  operationId: 'updateProduct',
   path: '/{id}',
   tags: ['Products'],
   summary: 'Change one of the tenant’s products',

@@ -9,6 +9,7 @@ import { CreateRegistrarBody, RegistrarWithSchemesSchema } from './schemas.ts';
 
 export const createRegistrarRoute = createRoute({
   method: 'post',
+  operationId: 'createRegistrar',
   path: '/',
   tags: ['Registrars'],
   summary: 'Create a registrar',

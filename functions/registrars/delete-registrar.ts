@@ -7,6 +7,7 @@ import { RegistrarIdParam } from './schemas.ts';
 
 export const deleteRegistrarRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteRegistrar',
   path: '/{id}',
   tags: ['Registrars'],
   summary: 'Delete a tenant-owned registrar with its schemes and qualifiers',

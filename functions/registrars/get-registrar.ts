@@ -8,6 +8,7 @@ import { RegistrarIdParam, RegistrarWithSchemesSchema, toRegistrarWithSchemesRes
 
 export const getRegistrarRoute = createRoute({
   method: 'get',
+  operationId: 'getRegistrar',
   path: '/{id}',
   tags: ['Registrars'],
   summary: 'Get a registrar with its schemes and their qualifiers',

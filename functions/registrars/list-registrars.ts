@@ -9,6 +9,7 @@ import { RegistrarSchema, toRegistrarResponse } from '../platform/embedded/regis
 
 export const listRegistrarsRoute = createRoute({
   method: 'get',
+  operationId: 'listRegistrars',
   path: '/',
   tags: ['Registrars'],
   summary: "List the tenant's registrars and the system defaults, newest first",

@@ -9,6 +9,7 @@ import { RegistrarIdParam, RegistrarWithSchemesSchema, toRegistrarWithSchemesRes
 
 export const updateRegistrarRoute = createRoute({
   method: 'patch',
+  operationId: 'updateRegistrar',
   path: '/{id}',
   tags: ['Registrars'],
   summary: 'Update a tenant-owned registrar',

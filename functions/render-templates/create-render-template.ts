@@ -10,6 +10,7 @@ import { storageDown } from './storage-failure-response.ts';
 
 export const createRenderTemplateRoute = createRoute({
   method: 'post',
+  operationId: 'createRenderTemplate',
   path: '/',
   tags: ['Render templates'],
   summary: 'Create a render template: content sanitised, uploaded to storage, metadata stored',

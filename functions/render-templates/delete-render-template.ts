@@ -8,6 +8,7 @@ import { TemplateIdParam } from './schemas.ts';
 
 export const deleteRenderTemplateRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteRenderTemplate',
   path: '/{id}',
   tags: ['Render templates'],
   summary: 'Delete one of the tenant’s templates (stored content deleted best-effort)',

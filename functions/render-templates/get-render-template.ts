@@ -10,6 +10,7 @@ import { TemplateIdParam } from './schemas.ts';
 
 export const getRenderTemplateRoute = createRoute({
   method: 'get',
+  operationId: 'getRenderTemplate',
   path: '/{id}',
   tags: ['Render templates'],
   summary: 'One own or system template',

@@ -11,6 +11,7 @@ import { requestDeps } from '../platform/request-deps.ts';
 
 export const listRenderTemplatesRoute = createRoute({
   method: 'get',
+  operationId: 'listRenderTemplates',
   path: '/',
   tags: ['Render templates'],
   summary: 'Own and system templates',

@@ -11,6 +11,7 @@ import { storageDown } from './storage-failure-response.ts';
 
 export const updateRenderTemplateRoute = createRoute({
   method: 'patch',
+  operationId: 'updateRenderTemplate',
   path: '/{id}',
   tags: ['Render templates'],
   summary: 'Change one of the tenant’s templates',

@@ -8,6 +8,7 @@ import { CreateSchemeBody } from './schemas.ts';
 
 export const createSchemeRoute = createRoute({
   method: 'post',
+  operationId: 'createScheme',
   path: '/',
   tags: ['Identifier schemes'],
   summary: 'Create an identifier scheme with its qualifiers',

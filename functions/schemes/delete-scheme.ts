@@ -7,6 +7,7 @@ import { SchemeIdParam } from './schemas.ts';
 
 export const deleteSchemeRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteScheme',
   path: '/{id}',
   tags: ['Identifier schemes'],
   summary: 'Delete a tenant-owned scheme with its qualifiers',

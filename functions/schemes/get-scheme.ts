@@ -9,6 +9,7 @@ import { SchemeIdParam } from './schemas.ts';
 
 export const getSchemeRoute = createRoute({
   method: 'get',
+  operationId: 'getScheme',
   path: '/{id}',
   tags: ['Identifier schemes'],
   summary: 'Get a scheme (tenant-owned or system default) with its registrar and qualifiers',

@@ -10,6 +10,7 @@ import { SchemeSchema, toSchemeResponse } from '../platform/embedded/scheme.ts';
 
 export const listSchemesRoute = createRoute({
   method: 'get',
+  operationId: 'listSchemes',
   path: '/',
   tags: ['Identifier schemes'],
   summary: "List the tenant's schemes and the system defaults, newest first",

@@ -9,6 +9,7 @@ import { SchemeIdParam, UpdateSchemeBody } from './schemas.ts';
 
 export const updateSchemeRoute = createRoute({
   method: 'patch',
+  operationId: 'updateScheme',
   path: '/{id}',
   tags: ['Identifier schemes'],
   summary: 'Update a tenant-owned scheme',

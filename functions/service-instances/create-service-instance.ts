@@ -8,6 +8,7 @@ import { CreateServiceInstanceBody, ServiceInstanceSchema, toServiceInstanceResp
 
 export const createServiceInstanceRoute = createRoute({
   method: 'post',
+  operationId: 'createServiceInstance',
   path: '/',
   tags: ['Service instances'],
   summary: 'Connect a VC, storage or IDR service',

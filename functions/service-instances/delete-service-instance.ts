@@ -9,6 +9,7 @@ import { ServiceIdParam } from './schemas.ts';
 
 export const deleteServiceInstanceRoute = createRoute({
   method: 'delete',
+  operationId: 'deleteServiceInstance',
   path: '/{id}',
   tags: ['Service instances'],
   summary: 'Remove one of the tenant’s instances',

@@ -9,6 +9,7 @@ import { ServiceIdParam, ServiceInstanceSchema, toServiceInstanceResponse } from
 
 export const getServiceInstanceRoute = createRoute({
   method: 'get',
+  operationId: 'getServiceInstance',
   path: '/{id}',
   tags: ['Service instances'],
   summary: 'One own or system-default instance',

@@ -12,6 +12,7 @@ import { ServiceInstanceSchema, toServiceInstanceResponse } from './schemas.ts';
 
 export const listServiceInstancesRoute = createRoute({
   method: 'get',
+  operationId: 'listServiceInstances',
   path: '/',
   tags: ['Service instances'],
   summary: "The tenant's instances and the system defaults, newest first",

@@ -9,6 +9,7 @@ import { ServiceIdParam, ServiceInstanceSchema, toServiceInstanceResponse, Updat
 
 export const updateServiceInstanceRoute = createRoute({
   method: 'patch',
+  operationId: 'updateServiceInstance',
   path: '/{id}',
   tags: ['Service instances'],
   summary: 'Change one of the tenant’s instances',
