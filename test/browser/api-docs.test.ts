@@ -1,0 +1,89 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SWAGGER_UI_ASSETS_PATH } from '../../functions/platform/openapi-docs-page.ts';
+import { startTestApp, type TestApp } from '../rig/test-app.ts';
+import { launchBrowser, newContext } from './browser-rig.ts';
+
+let t: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  [t, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/**
+ * Opens /api-docs with every request to another host refused (as with no network), keeping what was refused,
+ * what the page's Content-Security-Policy blocked and what threw.
+ */
+const openOffline = async (): Promise<{ page: Page; offHost: string[]; problems: string[] }> => {
+  const context = await newContext(browser);
+  const { host } = new URL(t.url);
+  const offHost: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.host === host) return route.continue();
+    offHost.push(url.href);
+    return route.abort('internetdisconnected');
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP blocked ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(`${t.url}/api-docs`);
+  return { page, offHost, problems };
+};
+
+describe('/api-docs', () => {
+  it('lists the operations with no network beyond the app, with nothing blocked and nothing thrown', async () => {
+    const { page, offHost, problems } = await openOffline();
+    await page.locator('.opblock').first().waitFor();
+    const operations = await page.locator('.opblock-summary-path').allInnerTexts();
+    expect(operations.length).toBeGreaterThan(80);
+    expect(operations).toContain('/api/v1/credentials');
+    await expect.poll(() => page.locator('.opblock-summary-operation-id').count()).toBeGreaterThan(0);
+    expect(await page.locator('#operations-Registrars-createRegistrar').count()).toBe(1);
+    expect(await page.locator('select#servers').inputValue()).toBe(t.url);
+    expect(offHost).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('has no accessibility violations (axe, WCAG 2.1 A and AA) with the page and an operation open', async () => {
+    const { page } = await openOffline();
+    await page.locator('#operations-Registrars-createRegistrar').waitFor();
+    await page.locator('#operations-Registrars-createRegistrar .opblock-summary-control').click();
+    await page.locator('#operations-Registrars-createRegistrar .opblock-body').waitFor();
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0]?.target.join(' ')})`)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('is served under a strict policy, and its Swagger UI files from the pinned package on this origin', async () => {
+    const response = await fetch(`${t.url}/api-docs`);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    const html = await response.text();
+    expect(html).not.toMatch(/<script>|https?:\/\//);
+    const bundle = await fetch(`${t.url}${SWAGGER_UI_ASSETS_PATH}/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(bundle.headers.get('cache-control')).toContain('immutable');
+    expect(await bundle.text()).not.toContain('sourceMappingURL');
+    expect((await fetch(`${t.url}${SWAGGER_UI_ASSETS_PATH}/package.json`)).status).toBe(404);
+    expect((await fetch(`${t.url}${SWAGGER_UI_ASSETS_PATH}/..%2Fpackage.json`)).status).toBe(404);
+    const doc = (await t.call('GET', '/api-docs/openapi.json')).body;
+    expect(doc.servers).toEqual([{ url: t.url, description: expect.any(String) }]);
+  });
+});
