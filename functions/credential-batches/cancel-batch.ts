@@ -5,6 +5,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { BatchIdParam, CancelledBatchSchema, expiredResponse } from './schemas.ts';
+import { cancelledBatchExample } from './openapi-examples.ts';
 
 export const cancelBatchRoute = createRoute({
   method: 'post',
@@ -19,7 +20,7 @@ export const cancelBatchRoute = createRoute({
   security: guarded,
   request: { params: BatchIdParam },
   responses: {
-    202: jsonResponse(CancelledBatchSchema, 'Cancellation recorded (or already recorded): the batch and a message'),
+    202: jsonResponse(CancelledBatchSchema, 'Cancellation recorded (or already recorded): the batch and a message', cancelledBatchExample),
     410: expiredResponse,
     ...pick(400, 401, 403, 404, 409, 413, 500),
   },

@@ -8,6 +8,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { API_BATCHES_PATH } from './paths.ts';
+import { batchAcceptedExample, batchSubmissionExample } from './openapi-examples.ts';
 import { BatchAcceptedSchema, BatchSubmissionBody, expiredResponse } from './schemas.ts';
 
 export const submitBatchRoute = createRoute({
@@ -25,13 +26,13 @@ export const submitBatchRoute = createRoute({
   security: guarded,
   request: {
     headers: z.object({
-      [IDEMPOTENCY_HEADER.toLowerCase()]: z.string().optional().openapi({ description: 'Required; printable ASCII, at most 255 characters' }),
+      [IDEMPOTENCY_HEADER.toLowerCase()]: z.string().optional().openapi({ description: 'Required; printable ASCII, at most 255 characters', example: 'first-batch' }),
     }),
-    body: jsonBody(BatchSubmissionBody),
+    body: jsonBody(BatchSubmissionBody, 'The items: each one an issuance request, optionally with a reference', batchSubmissionExample),
   },
   responses: {
     202: {
-      ...jsonResponse(BatchAcceptedSchema, 'Accepted (or replayed); the status resource is in Location'),
+      ...jsonResponse(BatchAcceptedSchema, 'Accepted (or replayed); the status resource is in Location', batchAcceptedExample),
       headers: { Location: { schema: { type: 'string' }, description: 'The status resource' } },
     },
     410: expiredResponse,

@@ -5,6 +5,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { ifVersionHeader } from '../platform/if-version.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
+import { reconcileExample, reconciledEntryExample } from './openapi-examples.ts';
 import { ENTRY_WRITE_ERRORS, PurposeParams, ReconcileBody, StatusEntrySchema, statusErrorResponses, toEntryResponse } from './schemas.ts';
 import { statusDeps } from './status-deps.ts';
 
@@ -19,9 +20,9 @@ export const reconcileCredentialStatusRoute = createRoute({
     'deadline plus CREDENTIAL_STATUS_RECONCILE_GRACE_MS (409 STATUS_OPERATION_IN_PROGRESS with retryAfterSeconds). Allowed while mutation is disabled. ' +
     'A VC instance config that cannot be decrypted is 500 RECORD_UNREADABLE.',
   security: guarded,
-  request: { params: PurposeParams, headers: ifVersionHeader, body: jsonBody(ReconcileBody) },
+  request: { params: PurposeParams, headers: ifVersionHeader, body: jsonBody(ReconcileBody, 'Whether to take the provider’s bit', reconcileExample) },
   responses: {
-    200: jsonResponse(StatusEntrySchema, 'The entry as now recorded'),
+    200: jsonResponse(StatusEntrySchema, 'The entry as now recorded', reconciledEntryExample),
     ...pick(401, 413, 500),
     ...statusErrorResponses([...ENTRY_WRITE_ERRORS, 'STATUS_PROVIDER_CHANGED']),
   },

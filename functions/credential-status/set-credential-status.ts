@@ -5,6 +5,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { ifVersionHeader } from '../platform/if-version.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
+import { setStatusExample, statusChangeExample } from './openapi-examples.ts';
 import { ENTRY_WRITE_ERRORS, PurposeParams, SetStatusBody, StatusChangeSchema, statusErrorResponses, toChangeResponse } from './schemas.ts';
 import { statusDeps } from './status-deps.ts';
 
@@ -20,9 +21,9 @@ export const setCredentialStatusRoute = createRoute({
     'POST …/reconcile reads the provider. Disabled (503) unless CREDENTIAL_STATUS_MUTATION_ENABLED=true. ' +
     'A VC instance config that cannot be decrypted is 500 RECORD_UNREADABLE.',
   security: guarded,
-  request: { params: PurposeParams, headers: ifVersionHeader, body: jsonBody(SetStatusBody) },
+  request: { params: PurposeParams, headers: ifVersionHeader, body: jsonBody(SetStatusBody, 'The bit to set', setStatusExample) },
   responses: {
-    200: jsonResponse(StatusChangeSchema, 'The entry as observed after the change'),
+    200: jsonResponse(StatusChangeSchema, 'The entry as observed after the change', statusChangeExample),
     ...pick(401, 413, 500),
     ...statusErrorResponses([
       ...ENTRY_WRITE_ERRORS,

@@ -4,6 +4,7 @@ import { LEGACY_HASH, sha256OfMultibase } from '../../core/verification/digest.t
 import { publicUrlProblem } from '../../core/net/public-url.ts';
 import { ErrorResponseSchema, jsonResponse } from '../platform/openapi-responses.ts';
 import { aesKeyHex, TEXT_LIMITS, typeError } from '../platform/fields.ts';
+import { verifyResultExample } from './openapi-examples.ts';
 
 const notAString = typeError('a string');
 
@@ -57,7 +58,7 @@ const TooManySchema = z
   .openapi('VerifyTooManyRequests');
 
 export const verifyResponses = {
-  200: jsonResponse(VerifyResultSchema, 'The credential was retrieved and checked: `verified` says whether it passed'),
+  200: jsonResponse(VerifyResultSchema, 'The credential was retrieved and checked: `verified` says whether it passed', verifyResultExample),
   400: jsonResponse(ErrorResponseSchema, 'Bad input, naming the field; or a uri (or a redirect) to a private or reserved address when not allowed'),
   422: jsonResponse(
     ErrorResponseSchema,

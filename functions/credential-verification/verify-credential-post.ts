@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody } from '../platform/openapi-responses.ts';
+import { verifyRequestExample } from './openapi-examples.ts';
 import { VerifyBody, verifyResponses } from './schemas.ts';
 import { verificationResponse } from './verification-response.ts';
 
@@ -15,7 +16,7 @@ export const verifyCredentialPostRoute = createRoute({
     'compares `digestMultibase` / `hash`, requires an EnvelopedVerifiableCredential, verifies its proof and status through the system VC service, ' +
     'checks validFrom / validUntil and decodes it. Rate-limited per client and concurrency-limited (429 with Retry-After).',
   security: [],
-  request: { body: jsonBody(VerifyBody) },
+  request: { body: jsonBody(VerifyBody, 'Where the credential is stored, and how to check it', verifyRequestExample) },
   responses: verifyResponses,
 });
 

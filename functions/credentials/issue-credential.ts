@@ -7,6 +7,7 @@ import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../core/idempotency/i
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
+import { issuedExample, issueRequestExample } from './openapi-examples.ts';
 import { IssuedSchema } from './schemas.ts';
 
 export const issueCredentialRoute = createRoute({
@@ -25,12 +26,12 @@ export const issueCredentialRoute = createRoute({
   security: guarded,
   request: {
     headers: z.object({
-      [IDEMPOTENCY_HEADER.toLowerCase()]: z.string().optional().openapi({ description: 'Optional; printable ASCII, at most 255 characters' }),
+      [IDEMPOTENCY_HEADER.toLowerCase()]: z.string().optional().openapi({ description: 'Optional; printable ASCII, at most 255 characters', example: 'dpp-lot-42' }),
     }),
-    body: jsonBody(IssuanceRequestSchema),
+    body: jsonBody(IssuanceRequestSchema, 'The issuance request', issueRequestExample),
   },
   responses: {
-    201: jsonResponse(IssuedSchema, 'The credential was issued'),
+    201: jsonResponse(IssuedSchema, 'The credential was issued', issuedExample),
     ...pick(400, 401, 403, 404, 409, 413, 422, 500, 502),
   },
 });

@@ -4,6 +4,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requestDeps } from '../platform/request-deps.ts';
+import { createDidExample, createdDidExample } from './openapi-examples.ts';
 import { badGateway, CreateDidBody, DidSchema, toDidResponse } from './schemas.ts';
 
 export const createDidRoute = createRoute({
@@ -15,9 +16,9 @@ export const createDidRoute = createRoute({
   description:
     'MANAGED becomes ACTIVE; SELF_MANAGED is UNVERIFIED until verified. 403 for a self-managed alias equal to the system VC host; 409 for a used alias or did.',
   security: guarded,
-  request: { body: jsonBody(CreateDidBody) },
+  request: { body: jsonBody(CreateDidBody, 'The DID to create on the VC service', createDidExample) },
   responses: {
-    201: jsonResponse(DidSchema, 'The created DID'),
+    201: jsonResponse(DidSchema, 'The created DID', createdDidExample),
     ...pick(400, 401, 403, 404, 409, 413, 500),
     ...badGateway,
   },

@@ -4,6 +4,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requestDeps } from '../platform/request-deps.ts';
+import { importDidExample, importedDidExample } from './openapi-examples.ts';
 import { DidSchema, ImportDidBody, toDidResponse } from './schemas.ts';
 
 export const importDidRoute = createRoute({
@@ -13,9 +14,9 @@ export const importDidRoute = createRoute({
   tags: ['DIDs'],
   summary: 'Record a did:web the tenant already holds (SELF_MANAGED, UNVERIFIED), without calling the VC service',
   security: guarded,
-  request: { body: jsonBody(ImportDidBody) },
+  request: { body: jsonBody(ImportDidBody, 'The DID to import, and the key of the VC service that signs for it', importDidExample) },
   responses: {
-    201: jsonResponse(DidSchema, 'The imported DID'),
+    201: jsonResponse(DidSchema, 'The imported DID', importedDidExample),
     ...pick(400, 401, 403, 404, 409, 413, 500),
   },
 });

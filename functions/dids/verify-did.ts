@@ -4,6 +4,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requestDeps } from '../platform/request-deps.ts';
+import { didVerifiedExample } from './openapi-examples.ts';
 import { DidIdParam, toDidResponse, VerifyResultSchema } from './schemas.ts';
 
 export const verifyDidRoute = createRoute({
@@ -17,7 +18,7 @@ export const verifyDidRoute = createRoute({
   security: guarded,
   request: { params: DidIdParam },
   responses: {
-    200: jsonResponse(VerifyResultSchema, 'Each check with its result, and the DID with its new status'),
+    200: jsonResponse(VerifyResultSchema, 'Each check with its result, and the DID with its new status', didVerifiedExample),
     ...pick(400, 401, 403, 404, 500),
   },
 });

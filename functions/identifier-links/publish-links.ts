@@ -5,6 +5,7 @@ import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { requestDeps } from '../platform/request-deps.ts';
+import { publishedLinksExample, publishLinksExample } from './openapi-examples.ts';
 import { IdentifierParam, LinkRecordSchema, linkTags, PublishLinksBody, toLinkRecordResponse, upstreamResponses } from './schemas.ts';
 
 export const publishLinksRoute = createRoute({
@@ -22,9 +23,9 @@ export const publishLinksRoute = createRoute({
     'Without `description` the document keeps the one the resolver holds. The registrar and scheme namespaces must ' +
     'already be registered with the resolver. Each published link is recorded locally.',
   security: guarded,
-  request: { params: IdentifierParam, body: jsonBody(PublishLinksBody) },
+  request: { params: IdentifierParam, body: jsonBody(PublishLinksBody, 'The links to publish at the identifier (and qualifier path)', publishLinksExample) },
   responses: {
-    201: jsonResponse(z.array(LinkRecordSchema), 'The local records, one per link'),
+    201: jsonResponse(z.array(LinkRecordSchema), 'The local records, one per link', publishedLinksExample),
     ...pick(400, 401, 403, 404, 409, 413, 500),
     ...upstreamResponses,
   },

@@ -90,7 +90,7 @@ export const LinkParams = z.object({
   id: z.string().openapi({ param: { name: 'id', in: 'path' } }),
   linkId: z.string().openapi({ param: { name: 'linkId', in: 'path' } }),
 });
-export const IdentifierParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+export const IdentifierParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'ckv9x2l0k0000qzrm8d1b2c3d' }) });
 
 export const toLinkRecordResponse = (r: LinkRecord): z.infer<typeof LinkRecordSchema> => ({
   id: r.id,

@@ -10,6 +10,7 @@ import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { RegisterExternalBody } from './annotation-fields.ts';
 import { libraryDeps } from './library-deps.ts';
+import { registeredRecordExample, registerExternalExample } from './openapi-examples.ts';
 import { CredentialRecordSchema, toCredentialRecord } from './schemas.ts';
 
 export const registerExternalRoute = createRoute({
@@ -27,11 +28,11 @@ export const registerExternalRoute = createRoute({
     'Answers 201 at once with generation 1 pending: the worker verifies it. A retry with the same key and body answers the current record.',
   security: guarded,
   request: {
-    headers: z.object({ 'Idempotency-Key': z.string().optional().openapi({ param: { in: 'header' }, description: 'Required: 1–255 printable ASCII characters' }) }),
-    body: jsonBody(RegisterExternalBody),
+    headers: z.object({ 'Idempotency-Key': z.string().optional().openapi({ param: { in: 'header' }, description: 'Required: 1–255 printable ASCII characters', example: 'received-1' }) }),
+    body: jsonBody(RegisterExternalBody, 'Where the credential is, its key if encrypted, and your annotations', registerExternalExample),
   },
   responses: {
-    201: jsonResponse(CredentialRecordSchema, 'The registered record (verification pending)'),
+    201: jsonResponse(CredentialRecordSchema, 'The registered record (verification pending)', registeredRecordExample),
     ...pick(400, 401, 403, 404, 409, 413, 422, 500, 502),
   },
 });

@@ -9,6 +9,7 @@ import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
 import { sourceEncryptionField } from './annotation-fields.ts';
 import { libraryDeps } from './library-deps.ts';
+import { reverifyExample, reverifyingRecordExample } from './openapi-examples.ts';
 import { CredentialRecordSchema, RecordIdParam, toCredentialRecord } from './schemas.ts';
 
 const ReverifyBody = z.object({ sourceEncryption: sourceEncryptionField.optional() }).openapi('ReverifyLibraryRecord');
@@ -26,9 +27,9 @@ export const reverifyRecordRoute = createRoute({
     '`sourceEncryption` it is 400 DECRYPTION_REQUIRED; with it the copy is opened (the key used once, never kept) and ' +
     'verified. `sourceEncryption` on any other record is 400 SOURCE_ENCRYPTION_NOT_ALLOWED. The body is optional.',
   security: guarded,
-  request: { params: RecordIdParam, body: { ...jsonBody(ReverifyBody), required: false } },
+  request: { params: RecordIdParam, body: { ...jsonBody(ReverifyBody, 'Optional: the key of a copy still encrypted', reverifyExample), required: false } },
   responses: {
-    202: jsonResponse(CredentialRecordSchema, 'The record with its pending generation'),
+    202: jsonResponse(CredentialRecordSchema, 'The record with its pending generation', reverifyingRecordExample),
     ...pick(400, 401, 403, 404, 413, 422, 500, 502),
   },
 });

@@ -12,9 +12,10 @@ export const AuthErrorResponseSchema = z
   .object({ error: z.string().openapi({ example: 'Unauthorised' }), message: z.string() })
   .openapi('AuthErrorResponse');
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
+/** A JSON response; `example` (checked against the schema's type here, and against the schema by test/openapi) is one whole body. */
+const json = <T extends z.ZodType>(schema: T, description: string, example?: z.input<T>) => ({
   description,
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
 });
 
 /** Shared error responses, so each route lists only the statuses it can produce. */
@@ -34,10 +35,10 @@ export const errorResponses = {
 export const pick = <K extends keyof typeof errorResponses>(...codes: K[]) =>
   Object.fromEntries(codes.map((code) => [code, errorResponses[code]])) as Pick<typeof errorResponses, K>;
 
-export const jsonBody = <T extends z.ZodType>(schema: T, description = 'JSON body') => ({
+export const jsonBody = <T extends z.ZodType>(schema: T, description = 'JSON body', example?: z.input<T>) => ({
   required: true,
   description,
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
 });
 
 export { json as jsonResponse };
