@@ -12,6 +12,7 @@ const healthRoute = createRoute({
   path: '/',
   tags: ['Health'],
   summary: 'Liveness for load balancers (public); checks the database',
+  security: [],
   responses: {
     200: jsonResponse(HealthSchema, 'Healthy'),
     503: jsonResponse(HealthSchema, 'The database is unreachable'),
