@@ -40,13 +40,22 @@ const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** Headers on the explorer and every file of it, from the Node process and from static hosting alike. */
+export const DOCS_HEADERS = {
+  'Content-Security-Policy': DOCS_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+} as const;
+
+/** Swagger UI's files never change under their versioned path; the explorer's own files are revalidated. */
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
+export const CACHE_REVALIDATE = 'no-cache';
+
 const docsHeaders = (cacheControl: string): MiddlewareHandler => async (c, next) => {
   await next();
-  c.header('Content-Security-Policy', DOCS_CSP);
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'no-referrer');
-  c.header('X-Frame-Options', 'DENY');
-  c.header('Cross-Origin-Opener-Policy', 'same-origin');
+  for (const [name, value] of Object.entries(DOCS_HEADERS)) c.header(name, value);
   c.header('Cache-Control', cacheControl);
 };
 
@@ -67,20 +76,24 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/** The explorer's own files by path (the page, its start script and its stylesheet): no inline script or style. */
+export const DOCS_OWN_FILES = {
+  [API_DOCS_PATH]: { body: PAGE, contentType: 'text/html; charset=utf-8' },
+  [`${API_DOCS_PATH}/start.js`]: { body: START_SCRIPT, contentType: 'text/javascript; charset=utf-8' },
+  [`${API_DOCS_PATH}/page.css`]: { body: PAGE_STYLE, contentType: 'text/css; charset=utf-8' },
+};
+
 /**
- * GET /api-docs (the explorer), its own /api-docs/start.js and page.css and, when `files` is given, Swagger UI's own files.
- * Web-standard only, so an edge entry can serve it as it is. The document itself is `/api-docs/openapi.json`.
+ * GET /api-docs (the explorer), its own start.js and page.css and, when `files` is given, Swagger UI's files.
+ * Web-standard only. The document itself is `/api-docs/openapi.json`. Static hosting serves the same files
+ * with the same headers instead (scripts/api-docs-static.ts).
  */
 export const registerApiDocsPage = <E extends Env>(app: Hono<E>, files?: SwaggerUiFiles) => {
-  app.get(API_DOCS_PATH, docsHeaders('no-cache'), (c) => c.html(PAGE));
-  app.get(`${API_DOCS_PATH}/start.js`, docsHeaders('no-cache'), (c) =>
-    c.body(START_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }),
-  );
-  app.get(`${API_DOCS_PATH}/page.css`, docsHeaders('no-cache'), (c) =>
-    c.body(PAGE_STYLE, 200, { 'Content-Type': 'text/css; charset=utf-8' }),
-  );
+  for (const [path, file] of Object.entries(DOCS_OWN_FILES)) {
+    app.get(path, docsHeaders(CACHE_REVALIDATE), (c) => c.body(file.body, 200, { 'Content-Type': file.contentType }));
+  }
   if (!files) return;
-  app.get(`${SWAGGER_UI_ASSETS_PATH}/:name`, docsHeaders('public, max-age=31536000, immutable'), async (c) => {
+  app.get(`${SWAGGER_UI_ASSETS_PATH}/:name`, docsHeaders(CACHE_IMMUTABLE), async (c) => {
     const name = c.req.param('name');
     if (!Object.hasOwn(SWAGGER_UI_FILES, name)) return c.text('Not found', 404);
     const body = await files(name as SwaggerUiFile);
