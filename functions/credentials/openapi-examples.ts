@@ -18,7 +18,16 @@ export const DPP_PAYLOAD_EXAMPLE = {
     id: 'https://id.example.com/01/09520123456788/10/LOT42',
     name: 'Acme Widget W-42',
     idScheme: { type: ['IdentifierScheme'], id: 'https://id.gs1.org/01/', name: 'Global Trade Item Number (GTIN)' },
+    idGranularity: 'batch',
     batchNumber: 'LOT42',
+    productCategory: [{
+      code: '46910',
+      name: 'Electric accumulators',
+      schemeId: 'https://unstats.un.org/unsd/classifications/Econ/cpc/',
+      schemeName: 'UN Central Product Classification (CPC)',
+    }],
+    producedAtFacility: { type: ['Facility'], id: 'https://id.example.com/414/9520123456781', name: 'Acme Widgets plant 1' },
+    countryOfProduction: { countryCode: 'AU' },
   },
 };
 

@@ -43,6 +43,8 @@ const TSCONFIG = {
 };
 
 let rig: IssuanceRig;
+// biome-ignore lint: the served document, read as JSON.
+let served: any;
 // The generated module, typed by hand only as far as this test calls it (its own types are checked by tsc below).
 type Call = (...args: unknown[]) => Promise<{ status: number; data: Record<string, unknown> }>;
 let client: { api: Record<string, Call> };
@@ -50,7 +52,9 @@ let client: { api: Record<string, Call> };
 beforeAll(async () => {
   rig = await startIssuanceRig();
   await mkdir(OUT, { recursive: true });
-  await writeFile(join(OUT, 'openapi.json'), await (await fetch(`${rig.t.url}/api-docs/openapi.json`)).text());
+  const text = await (await fetch(`${rig.t.url}/api-docs/openapi.json`)).text();
+  served = JSON.parse(text);
+  await writeFile(join(OUT, 'openapi.json'), text);
   await run(process.execPath, [GENERATOR, 'generate', '--path', join(OUT, 'openapi.json'), '--output', OUT, '--name', 'api.ts', '--enum-style=union', '--type-only-imports', '--silent'], { timeout: 120_000 });
   const { Api } = (await import(pathToFileURL(join(OUT, 'api.ts')).href)) as { Api: new (config: object) => typeof client };
   client = new Api({ baseUrl: rig.t.url, securityWorker: (token: string | null) => (token ? { headers: { Authorization: `Bearer ${token}` } } : {}) });
@@ -91,6 +95,25 @@ describe('a client generated from the served document', () => {
     const verified = await client.api.verifyCredentialPost!({ uri: storageUri, digestMultibase, decryptionKey });
     expect(verified.status).toBe(200);
     expect(verified.data).toMatchObject({ verified: true, decodedCredential: { issuer: { id: issuerDid } } });
+  });
+
+  it('the document’s own request examples are accepted: a DID, an issuance (signed by the rig’s DID) and a batch', async () => {
+    const secure = { secure: true };
+    (client as unknown as { setSecurityData(token: string): void }).setSecurityData(rig.token);
+    const exampleOf = (path: string) => structuredClone(served.paths[path].post.requestBody.content['application/json'].example);
+
+    const did = await client.api.createDid!({ ...exampleOf('/api/v1/dids'), alias: `example-${crypto.randomUUID().slice(0, 8)}` }, secure);
+    expect(did.status).toBe(201);
+
+    const issuance = exampleOf('/api/v1/credentials');
+    issuance.credentialPayload.issuer.id = rig.did;
+    const issued = await client.api.issueCredential!(issuance, secure);
+    expect(issued).toMatchObject({ status: 201, data: { credentialId: expect.any(String) } });
+
+    const batch = exampleOf('/api/v1/credentials/batches');
+    for (const item of batch.items) item.credentialPayload.issuer.id = rig.did;
+    const submitted = await client.api.submitBatch!(batch, { ...secure, headers: { 'Idempotency-Key': crypto.randomUUID() } });
+    expect(submitted.status).toBe(202);
   });
 
   it('reports a refused call as the documented error body', async () => {
