@@ -3,7 +3,7 @@ import { authApp } from './auth/index.ts';
 import { healthApp } from './health/index.ts';
 import type { AppEnv } from './platform/env.ts';
 import { registerApiDocsPage } from './platform/openapi-docs-page.ts';
-import { apiDocumentFields } from './platform/openapi-document.ts';
+import { registerApiDocument } from './platform/openapi-document.ts';
 import { swaggerUiFilesFromPackage } from './platform/openapi-ui-assets.ts';
 import { securitySchemes } from './platform/openapi-security.ts';
 import { validationHook } from './platform/validation-hook.ts';
@@ -73,7 +73,7 @@ export const buildApp = (provideServices: ServicesProvider) => {
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);
   app.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', securitySchemes.sessionCookie);
-  app.doc31('/api-docs/openapi.json', (c) => apiDocumentFields(c.get('services').settings.appUrl));
+  registerApiDocument(app);
   registerApiDocsPage(app, swaggerUiFilesFromPackage());
   app.get('/', (c) => c.redirect('/api-docs', 302));
   return app;

@@ -1,3 +1,7 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from './env.ts';
+import { API_DOCS_PATH } from './openapi-docs-page.ts';
+
 /**
  * The OpenAPI document's own fields (everything but paths and components, which the routes give).
  * `servers` is this deployment's public origin (RI_APP_URL): the paths already carry `/api/v1`.
@@ -11,3 +15,21 @@ export const apiDocumentFields = (appUrl: string) => ({
   },
   servers: [{ url: appUrl, description: 'This deployment (RI_APP_URL)' }],
 });
+
+/**
+ * GET /api-docs/openapi.json, generated on first request (every route is registered by then) and kept: generating
+ * it takes hundreds of milliseconds. Instead of `doc31`, which regenerates it each time and would answer a
+ * generator failure with the raw error; a failure here goes to the error handler like any other.
+ */
+export const registerApiDocument = (app: OpenAPIHono<AppEnv>) => {
+  const byAppUrl = new Map<string, string>();
+  app.get(`${API_DOCS_PATH}/openapi.json`, (c) => {
+    const { appUrl } = c.get('services').settings;
+    let body = byAppUrl.get(appUrl);
+    if (body === undefined) {
+      body = JSON.stringify(app.getOpenAPI31Document(apiDocumentFields(appUrl)));
+      byAppUrl.set(appUrl, body);
+    }
+    return c.body(body, 200, { 'Content-Type': 'application/json' });
+  });
+};
