@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
+import type { Fetcher } from '../core/net/fetcher.ts';
 import { apiKeyChecker } from '../core/service-kit/api-key.ts';
 import type { DidResolver } from './did-resolver.ts';
 import { didDocument, didOfDocumentRequest } from './did-web.ts';
@@ -7,6 +8,9 @@ import { asObject, invalidArgument, notFoundError, requiredText, VcError } from 
 import type { IdentifierStore } from './identifiers.ts';
 import { issueCredential } from './signing.ts';
 import { checkStatus, STATUS_LIST_PATH, type StatusLists } from './status-lists.ts';
+import { createJwsChecker } from './jws-check.ts';
+import { createRemoteStatusLists } from './remote-status-lists.ts';
+import { createStatusReader } from './status-reader.ts';
 import { createVerifier } from './verification.ts';
 
 const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -22,6 +26,8 @@ export interface VcAppDeps {
   identifiers: IdentifierStore;
   resolver: DidResolver;
   statusLists: StatusLists;
+  /** The guarded fetch other services' status lists are read through. */
+  fetchStatusList: Fetcher;
   logger: Logger;
 }
 
@@ -49,7 +55,9 @@ const optionalEqual = (body: Record<string, unknown>, field: string, allowed: st
  */
 export const buildVcApp = (deps: VcAppDeps) => {
   const { identifiers, resolver, statusLists, logger } = deps;
-  const verify = createVerifier({ resolver, statusLists });
+  const checkJws = createJwsChecker({ resolver });
+  const readStatus = createStatusReader({ statusLists, remote: createRemoteStatusLists({ fetcher: deps.fetchStatusList, checkJws }) });
+  const verify = createVerifier({ checkJws, readStatus });
   const app = new Hono<VcEnv>();
 
   app.use('*', async (c, next) => {
@@ -130,7 +138,7 @@ export const buildVcApp = (deps: VcAppDeps) => {
     routeVerificationCredential: verify,
     issueBitstringStatusList: (body) => statusLists.mint(body),
     setBitstringStatus: (body) => statusLists.set(body),
-    checkBitstringStatus: (body) => checkStatus(statusLists, body),
+    checkBitstringStatus: (body) => checkStatus(readStatus, body),
   };
   app.post('/agent/:method', async (c) => {
     const handler = Object.hasOwn(agent, c.req.param('method')) ? agent[c.req.param('method')] : undefined;
