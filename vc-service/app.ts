@@ -12,6 +12,7 @@ import { createJwsChecker } from './jws-check.ts';
 import { createRemoteStatusLists } from './remote-status-lists.ts';
 import { createStatusReader } from './status-reader.ts';
 import { createVerifier } from './verification.ts';
+import { LIST_MEDIA_TYPES, preferredListForm } from './status-list-forms.ts';
 
 const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** Largest JSON body accepted (a credential with an embedded render template fits easily). */
@@ -90,11 +91,14 @@ export const buildVcApp = (deps: VcAppDeps) => {
   app.get(`${STATUS_LIST_PATH}/:id`, async (c) => {
     const list = await statusLists.published(c.req.param('id'));
     if (!list) throw notFoundError(`status list ${c.req.param('id')} not found`);
+    const form = preferredListForm(c.req.header('accept'));
+    if (!form) throw new VcError(406, 'not_acceptable', `the status list is served as ${LIST_MEDIA_TYPES.join(' or ')}`);
+    const served = form === 'jws' ? { text: list.jws, etag: `${list.etag.slice(0, -1)}-jws"`, type: 'application/vc+jwt' } : { ...list, type: 'application/json; charset=utf-8' };
     // Revalidated on every use (a revocation must show at once); unchanged lists answer 304.
-    const headers = { etag: list.etag, 'cache-control': 'public, no-cache' };
+    const headers = { etag: served.etag, 'cache-control': 'public, no-cache', vary: 'Accept' };
     const conditional = c.req.header('if-none-match');
-    if (conditional?.split(',').some((tag) => tag.trim() === list.etag || tag.trim() === '*')) return c.body(null, 304, headers);
-    return c.body(list.text, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
+    if (conditional?.split(',').some((tag) => tag.trim() === served.etag || tag.trim() === '*')) return c.body(null, 304, headers);
+    return c.body(served.text, 200, { ...headers, 'content-type': served.type });
   });
 
   const isValidKey = apiKeyChecker(deps.apiKey);

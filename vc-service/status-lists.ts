@@ -161,10 +161,13 @@ export const createStatusLists = (deps: { sql: postgres.Sql; identifiers: Identi
       return set === undefined ? undefined : { set, purpose: list!.purpose };
     },
 
-    async published(id: string): Promise<{ text: string; etag: string } | undefined> {
+    /** The list credential as stored (the enveloped JSON), its compact JWS, and the stored form's ETag. */
+    async published(id: string): Promise<{ text: string; jws: string; etag: string } | undefined> {
       if (!/^[1-9]\d{0,15}$/.test(id)) return undefined;
       const [row] = await sql<{ credential: string; etag: string }[]>`select credential, etag from vc_service.status_lists where id = ${id}`;
-      return row && { text: row.credential, etag: row.etag };
+      if (!row) return undefined;
+      const enveloped = JSON.parse(row.credential) as { id: string };
+      return { text: row.credential, jws: enveloped.id.slice(enveloped.id.indexOf(',') + 1), etag: row.etag };
     },
   };
 };
