@@ -12,6 +12,7 @@ import { createJwsChecker } from './jws-check.ts';
 import { createRemoteStatusLists } from './remote-status-lists.ts';
 import { createStatusReader } from './status-reader.ts';
 import { createVerifier } from './verification.ts';
+import { replacedRoute } from './replaced-routes.ts';
 import { LIST_MEDIA_TYPES, preferredListForm } from './status-list-forms.ts';
 
 const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -117,6 +118,13 @@ export const buildVcApp = (deps: VcAppDeps) => {
     return c.json({ verifiableCredential }, 201);
   });
 
+  // VC-API verify, as VCkit serves it: the credential under `verifiableCredential`, the answer routeVerificationCredential's.
+  app.post('/v2/credentials/verify', async (c) => {
+    const body = await readJsonObject(c);
+    const credential = asObject(body.verifiableCredential, 'verifiableCredential');
+    return c.json(await verify({ credential, policies: { credentialStatus: true } }), 200);
+  });
+
   const agent: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
     didManagerCreate: async (body) => {
       optionalEqual(body, 'provider', 'did:web');
@@ -140,17 +148,24 @@ export const buildVcApp = (deps: VcAppDeps) => {
         : { didDocument: null, didResolutionMetadata: { error: 'notFound', message: resolved.error }, didDocumentMetadata: {} };
     },
     routeVerificationCredential: verify,
+    // Veramo's own name for the same verification.
+    verifyCredential: verify,
     issueBitstringStatusList: (body) => statusLists.mint(body),
     setBitstringStatus: (body) => statusLists.set(body),
     checkBitstringStatus: (body) => checkStatus(readStatus, body),
   };
   app.post('/agent/:method', async (c) => {
+    const replaced = replacedRoute('POST', c.req.path);
+    if (replaced) throw replaced;
     const handler = Object.hasOwn(agent, c.req.param('method')) ? agent[c.req.param('method')] : undefined;
     if (!handler) throw notFoundError(`no agent method ${c.req.param('method')}`);
     return c.json((await handler(await readJsonObject(c))) as object, 200);
   });
 
-  app.notFound((c) => c.json({ error: 'not_found: no such route' }, 404));
+  app.notFound((c) => {
+    const replaced = replacedRoute(c.req.method, c.req.path);
+    return c.json({ error: replaced?.message ?? 'not_found: no such route' }, 404);
+  });
   app.onError((error, c) => {
     if (error instanceof VcError) return c.json({ error: error.message }, error.status);
     logger.error('Unhandled error', { correlationId: c.get('correlationId'), path: c.req.path, error: String(error) });
