@@ -155,6 +155,7 @@ export const issueCredential = async (
       options: request.publishing,
       entities,
       dataModelName: dataModel.name,
+      coreCredentialType: coreTypeOf(dataModel.core.credentialType),
       stored: { uri: stored.uri, digestMultibase: stored.digestMultibase, encrypted },
       appUrl: deps.appUrl,
     });
