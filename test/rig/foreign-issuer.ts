@@ -125,7 +125,14 @@ export const startForeignIssuer = async (): Promise<ForeignIssuer> => {
   const next = { revocation: 7, suspension: 3 };
   const listUrl = (purpose: string) => `${origin}/status/${purpose}`;
   // Signed when asked for, as a list service re-signs after each change: the body always follows the bits.
-  const listJws = async (purpose: 'revocation' | 'suspension', forged: boolean) => {
+  const signedLists = new Map<string, Promise<string>>();
+  const listJws = (purpose: 'revocation' | 'suspension', forged: boolean) => {
+    // Signed once per content (a list service re-signs only on a change).
+    const key = `${purpose}|${forged}|${createHash('sha256').update(bitstrings[purpose].bits).digest('hex')}`;
+    if (!signedLists.has(key)) signedLists.set(key, signList(purpose, forged));
+    return signedLists.get(key)!;
+  };
+  const signList = async (purpose: 'revocation' | 'suspension', forged: boolean) => {
     const credential = {
       '@context': ['https://www.w3.org/ns/credentials/v2'],
       id: listUrl(purpose),
