@@ -7,6 +7,8 @@ import { methodOfKid, publicJwkOf, VERIFICATION_METHOD_TYPES } from './verificat
 export interface JwsFailure {
   errorCode: string;
   message: string;
+  /** With `resolver_error`: why the issuer's DID did not resolve (W3C DID Resolution error name). */
+  didResolutionError?: string;
 }
 
 export type JwsCheck = { payload: Record<string, unknown>; issuer: string } | { failure: JwsFailure };
@@ -66,7 +68,9 @@ export const createJwsChecker = (deps: { resolver: DidResolver }) => {
     if (!issuer) return fail('invalid_argument', 'the credential has no issuer');
 
     const resolved = await deps.resolver.resolve(issuer);
-    if ('error' in resolved) return fail('resolver_error', `Unable to resolve the issuer's DID document: ${resolved.error}`);
+    if ('error' in resolved) {
+      return { failure: { errorCode: 'resolver_error', message: `Unable to resolve the issuer's DID document: ${resolved.error}`, didResolutionError: resolved.kind } };
+    }
     const method = methodOfKid(resolved.document, issuer, header.kid);
     const jwk = method && publicJwkOf(method);
     if (!jwk) {

@@ -4,9 +4,12 @@ import type { StatusReader } from './status-reader.ts';
 
 export type VerifyResult =
   | { verified: true; mediaType: 'vc+jwt'; document: Record<string, unknown> }
-  | { verified: false; error: { message: string; errorCode: string } };
+  | { verified: false; error: { message: string; errorCode: string; didResolutionError?: string } };
 
-const failed = (errorCode: string, message: string): VerifyResult => ({ verified: false, error: { message: `${errorCode}: ${message}`, errorCode } });
+const failed = (errorCode: string, message: string, didResolutionError?: string): VerifyResult => ({
+  verified: false,
+  error: { message: `${errorCode}: ${message}`, errorCode, ...(didResolutionError ? { didResolutionError } : {}) },
+});
 
 /**
  * `routeVerificationCredential` (contract C.3) for enveloped VC-JOSE credentials of any issuer: the
@@ -35,7 +38,7 @@ export const createVerifier = (deps: { checkJws: JwsChecker; readStatus: StatusR
       return failed('invalid_argument', 'only EnvelopedVerifiableCredential credentials (data: URL with a JWS) are verified here');
     }
     const checked = await deps.checkJws(credential.id.slice(credential.id.indexOf(',') + 1));
-    if ('failure' in checked) return failed(checked.failure.errorCode, checked.failure.message);
+    if ('failure' in checked) return failed(checked.failure.errorCode, checked.failure.message, checked.failure.didResolutionError);
     if (policies.credentialStatus !== false) {
       const status = await statusFailure(checked.payload);
       if (status) return status;

@@ -18,6 +18,13 @@ const REASONS: Record<string, string> = {
   invalid_signature: "The signature does not verify against a key in the issuer's DID document",
   invalid_jws: 'The credential is not a well-formed VC-JOSE compact JWS',
 };
+/** The issuer's DID not resolving, by the VC service's `didResolutionError` (W3C DID Resolution error names). */
+const DID_REASONS: Record<string, string> = {
+  methodNotSupported: "The issuer's DID uses a method that is not resolved here (did:web is)",
+  invalidDid: "The issuer's DID is malformed",
+  notFound: "The issuer's DID document could not be retrieved from its host",
+  invalidDidDocument: "The issuer's DID document is not a valid document for that DID",
+};
 const FALLBACK: Record<VerdictErrorType, string> = {
   status: 'The status of the credential could not be confirmed',
   temporal: 'The credential is outside its validity period',
@@ -25,8 +32,12 @@ const FALLBACK: Record<VerdictErrorType, string> = {
 };
 
 /** The verdict a VC service's refusal means: its type, and the fixed message shown for it. */
-export const verdictReason = (error: { message?: string; errorCode?: string } | undefined): { type: VerdictErrorType; message: string } => {
+export const verdictReason = (
+  error: { message?: string; errorCode?: string; didResolutionError?: string } | undefined,
+): { type: VerdictErrorType; message: string } => {
   const code = error?.errorCode ?? error?.message ?? '';
   const type: VerdictErrorType = STATUS_ERROR.test(code) ? 'status' : TEMPORAL_ERROR.test(code) ? 'temporal' : 'integrity';
-  return { type, message: (error?.errorCode !== undefined && Object.hasOwn(REASONS, error.errorCode) ? REASONS[error.errorCode] : undefined) ?? FALLBACK[type] };
+  const known = (table: Record<string, string>, key: string | undefined) => (key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined);
+  const didReason = error?.errorCode === 'resolver_error' ? known(DID_REASONS, error.didResolutionError) : undefined;
+  return { type, message: didReason ?? known(REASONS, error?.errorCode) ?? FALLBACK[type] };
 };

@@ -107,6 +107,8 @@ export const startForeignIssuer = async (): Promise<ForeignIssuer> => {
     assertionMethod: methods.slice(1).map((m) => m.id),
   };
   routes.set('/.well-known/did.json', async () => ({ status: 200, type: 'application/did+json', body: JSON.stringify(document) }));
+  // The same document where `<did>:elsewhere` would live: its id is not that DID, so it must not resolve it.
+  routes.set('/elsewhere/did.json', async () => ({ status: 200, type: 'application/did+json', body: JSON.stringify(document) }));
 
   const sign = async (credential: Record<string, unknown>, key: ForeignKeyName = 'ed25519-2020', options: { kid?: string; privateKey?: CryptoKey } = {}) => {
     const chosen = keys[key];
