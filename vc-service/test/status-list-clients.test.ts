@@ -21,7 +21,7 @@ const setBit = (entry: Record<string, unknown>, status: boolean) =>
 const get = (entry: Record<string, unknown>, headers: Record<string, string>) => vc.call('GET', new URL(entry.statusListCredential as string).pathname, { key: null, headers });
 
 describe('status list content negotiation', () => {
-  it('application/vc+jwt, */* and no preference get the compact JWS; application/json the enveloped form; each with its own ETag', async () => {
+  it('application/vc+jwt gets the compact JWS; application/json, */* and no preference the enveloped form (what VCkit reads); each with its own ETag', async () => {
     const entry = await mint('revocation');
     const enveloped = await get(entry, { accept: 'application/json' });
     expect(enveloped.status).toBe(200);
@@ -29,12 +29,18 @@ describe('status list content negotiation', () => {
     expect(enveloped.body).toMatchObject({ type: 'EnvelopedVerifiableCredential', id: expect.stringMatching(/^data:application\/vc\+jwt,/) });
     const jws = enveloped.body.id.slice(enveloped.body.id.indexOf(',') + 1);
 
-    for (const accept of ['application/vc+jwt', '*/*', 'text/html,application/xhtml+xml,*/*;q=0.8', 'application/json;q=0.5, application/vc+jwt', 'application/*']) {
+    for (const accept of ['application/vc+jwt', 'application/json;q=0.5, application/vc+jwt', 'text/html,*/*;q=0.8,application/vc+jwt', 'application/vc+jwt, application/json']) {
       const res = await get(entry, { accept });
       expect(res.status, accept).toBe(200);
       expect(res.headers.get('content-type'), accept).toBe('application/vc+jwt');
       expect(res.text, accept).toBe(jws);
       expect(res.headers.get('vary')).toBe('Accept');
+    }
+    // VCkit 1.1's status check fetches with Accept */*: it must keep getting JSON.
+    for (const accept of ['*/*', 'application/*', 'text/html,application/xhtml+xml,*/*;q=0.8']) {
+      const res = await get(entry, { accept });
+      expect(res.headers.get('content-type'), accept).toBe('application/json; charset=utf-8');
+      expect(res.text, accept).toBe(enveloped.text);
     }
     expect((await get(entry, { accept: 'application/vc+jwt;q=0.1, application/json' })).headers.get('content-type')).toMatch(/^application\/json/);
 

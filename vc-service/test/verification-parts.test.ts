@@ -67,11 +67,14 @@ describe('status list reading', () => {
   });
 
   it('content negotiation by q-value and specificity', () => {
-    expect(preferredListForm(undefined)).toBe('jws');
+    expect(preferredListForm(undefined)).toBe('enveloped');
+    expect(preferredListForm('*/*')).toBe('enveloped');
     expect(preferredListForm('application/json')).toBe('enveloped');
+    expect(preferredListForm('application/vc+jwt')).toBe('jws');
+    expect(preferredListForm('application/vc+jwt, application/json')).toBe('jws');
     expect(preferredListForm('application/json, */*;q=0.1')).toBe('enveloped');
     expect(preferredListForm('application/*, application/json;q=0')).toBe('jws');
-    expect(preferredListForm('*/*, application/vc+jwt;q=0')).toBe('enveloped');
+    expect(preferredListForm('*/*, application/json;q=0')).toBe('jws');
     expect(preferredListForm('text/html')).toBeUndefined();
   });
 });
