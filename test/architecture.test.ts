@@ -16,6 +16,10 @@ const CORE_LEAF_UTILITIES = [
   'core/errors.ts',
   'core/service-kit/worker-supervisor.ts',
   'core/service-kit/api-key.ts',
+  // The guarded outbound fetch (the VC service reads other issuers' status lists through it).
+  'core/net/guarded-fetch.ts',
+  'core/net/fetcher.ts',
+  'core/net/public-url.ts',
 ];
 const PRODUCT_FOLDERS = ['functions/', 'consumers/', 'cli/', 'core/', 'db/'];
 /** scripts/ (the local stack) may start the separate services; test/ may reach everything. */

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
+import type { Fetcher } from '../core/net/fetcher.ts';
 import { apiKeyChecker } from '../core/service-kit/api-key.ts';
 import type { DidResolver } from './did-resolver.ts';
 import { didDocument, didOfDocumentRequest } from './did-web.ts';
@@ -7,7 +8,12 @@ import { asObject, invalidArgument, notFoundError, requiredText, VcError } from 
 import type { IdentifierStore } from './identifiers.ts';
 import { issueCredential } from './signing.ts';
 import { checkStatus, STATUS_LIST_PATH, type StatusLists } from './status-lists.ts';
+import { createJwsChecker } from './jws-check.ts';
+import { createRemoteStatusLists } from './remote-status-lists.ts';
+import { createStatusReader } from './status-reader.ts';
 import { createVerifier } from './verification.ts';
+import { replacedRoute } from './replaced-routes.ts';
+import { LIST_MEDIA_TYPES, preferredListForm } from './status-list-forms.ts';
 
 const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** Largest JSON body accepted (a credential with an embedded render template fits easily). */
@@ -22,6 +28,8 @@ export interface VcAppDeps {
   identifiers: IdentifierStore;
   resolver: DidResolver;
   statusLists: StatusLists;
+  /** The guarded fetch other services' status lists are read through. */
+  fetchStatusList: Fetcher;
   logger: Logger;
 }
 
@@ -49,7 +57,9 @@ const optionalEqual = (body: Record<string, unknown>, field: string, allowed: st
  */
 export const buildVcApp = (deps: VcAppDeps) => {
   const { identifiers, resolver, statusLists, logger } = deps;
-  const verify = createVerifier({ resolver, statusLists });
+  const checkJws = createJwsChecker({ resolver });
+  const readStatus = createStatusReader({ statusLists, remote: createRemoteStatusLists({ fetcher: deps.fetchStatusList, checkJws }) });
+  const verify = createVerifier({ checkJws, readStatus });
   const app = new Hono<VcEnv>();
 
   app.use('*', async (c, next) => {
@@ -82,11 +92,14 @@ export const buildVcApp = (deps: VcAppDeps) => {
   app.get(`${STATUS_LIST_PATH}/:id`, async (c) => {
     const list = await statusLists.published(c.req.param('id'));
     if (!list) throw notFoundError(`status list ${c.req.param('id')} not found`);
+    const form = preferredListForm(c.req.header('accept'));
+    if (!form) throw new VcError(406, 'not_acceptable', `the status list is served as ${LIST_MEDIA_TYPES.join(' or ')}`);
+    const served = form === 'jws' ? { text: list.jws, etag: `${list.etag.slice(0, -1)}-jws"`, type: 'application/vc+jwt' } : { ...list, type: 'application/json; charset=utf-8' };
     // Revalidated on every use (a revocation must show at once); unchanged lists answer 304.
-    const headers = { etag: list.etag, 'cache-control': 'public, no-cache' };
+    const headers = { etag: served.etag, 'cache-control': 'public, no-cache', vary: 'Accept' };
     const conditional = c.req.header('if-none-match');
-    if (conditional?.split(',').some((tag) => tag.trim() === list.etag || tag.trim() === '*')) return c.body(null, 304, headers);
-    return c.body(list.text, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
+    if (conditional?.split(',').some((tag) => tag.trim() === served.etag || tag.trim() === '*')) return c.body(null, 304, headers);
+    return c.body(served.text, 200, { ...headers, 'content-type': served.type });
   });
 
   const isValidKey = apiKeyChecker(deps.apiKey);
@@ -103,6 +116,13 @@ export const buildVcApp = (deps: VcAppDeps) => {
   app.post('/v2/credentials/issue', async (c) => {
     const verifiableCredential = await issueCredential(identifiers, await readJsonObject(c));
     return c.json({ verifiableCredential }, 201);
+  });
+
+  // VC-API verify, as VCkit serves it: the credential under `verifiableCredential`, the answer routeVerificationCredential's.
+  app.post('/v2/credentials/verify', async (c) => {
+    const body = await readJsonObject(c);
+    const credential = asObject(body.verifiableCredential, 'verifiableCredential');
+    return c.json(await verify({ credential, policies: { credentialStatus: true } }), 200);
   });
 
   const agent: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
@@ -128,17 +148,24 @@ export const buildVcApp = (deps: VcAppDeps) => {
         : { didDocument: null, didResolutionMetadata: { error: 'notFound', message: resolved.error }, didDocumentMetadata: {} };
     },
     routeVerificationCredential: verify,
+    // Veramo's own name for the same verification.
+    verifyCredential: verify,
     issueBitstringStatusList: (body) => statusLists.mint(body),
     setBitstringStatus: (body) => statusLists.set(body),
-    checkBitstringStatus: (body) => checkStatus(statusLists, body),
+    checkBitstringStatus: (body) => checkStatus(readStatus, body),
   };
   app.post('/agent/:method', async (c) => {
+    const replaced = replacedRoute('POST', c.req.path);
+    if (replaced) throw replaced;
     const handler = Object.hasOwn(agent, c.req.param('method')) ? agent[c.req.param('method')] : undefined;
     if (!handler) throw notFoundError(`no agent method ${c.req.param('method')}`);
     return c.json((await handler(await readJsonObject(c))) as object, 200);
   });
 
-  app.notFound((c) => c.json({ error: 'not_found: no such route' }, 404));
+  app.notFound((c) => {
+    const replaced = replacedRoute(c.req.method, c.req.path);
+    return c.json({ error: replaced?.message ?? 'not_found: no such route' }, 404);
+  });
   app.onError((error, c) => {
     if (error instanceof VcError) return c.json({ error: error.message }, error.status);
     logger.error('Unhandled error', { correlationId: c.get('correlationId'), path: c.req.path, error: String(error) });

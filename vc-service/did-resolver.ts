@@ -2,7 +2,10 @@ import type { DocumentFetcher } from './did-fetch.ts';
 import { didDocument, didWebUrl } from './did-web.ts';
 import type { IdentifierStore } from './identifiers.ts';
 
-export type Resolution = { document: Record<string, unknown> } | { error: string };
+/** Why a DID did not resolve, in W3C DID Resolution's error names. */
+export type ResolutionErrorKind = 'invalidDid' | 'methodNotSupported' | 'notFound' | 'invalidDidDocument';
+
+export type Resolution = { document: Record<string, unknown> } | { error: string; kind: ResolutionErrorKind };
 
 /** Remote documents kept at most, so a stream of distinct DIDs cannot grow the cache without bound. */
 const MAX_REMOTE_ENTRIES = 1000;
@@ -36,16 +39,16 @@ export const createDidResolver = (deps: { identifiers: IdentifierStore; fetchDoc
       const cached = remote.get(did);
       if (cached && cached.expires > Date.now()) return { document: cached.document };
       const url = didWebUrl(did);
-      if (!url) return { error: `unsupported or malformed DID ${did}: only did:web resolves here` };
+      if (!url) return { error: `unsupported or malformed DID ${did}: only did:web resolves here`, kind: did.startsWith('did:web:') ? 'invalidDid' : 'methodNotSupported' };
       try {
         const body = await deps.fetchDocument(url);
-        if (!body || typeof body !== 'object' || Array.isArray(body)) return { error: `${url.href} is not a JSON object` };
+        if (!body || typeof body !== 'object' || Array.isArray(body)) return { error: `${url.href} is not a JSON object`, kind: 'invalidDidDocument' };
         const document = body as Record<string, unknown>;
-        if (document.id !== did) return { error: `the document at ${url.href} is for ${String(document.id)}, not ${did}` };
+        if (document.id !== did) return { error: `the document at ${url.href} is for ${String(document.id)}, not ${did}`, kind: 'invalidDidDocument' };
         remember(did, document);
         return { document };
       } catch (error) {
-        return { error: `could not fetch ${url.href}: ${error instanceof Error ? error.message : String(error)}` };
+        return { error: `could not fetch ${url.href}: ${error instanceof Error ? error.message : String(error)}`, kind: 'notFound' };
       }
     },
   };

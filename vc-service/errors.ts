@@ -4,8 +4,8 @@
  */
 export class VcError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 409 | 413,
-    readonly code: 'invalid_argument' | 'not_found' | 'unauthorized' | 'already_exists' | 'too_large',
+    readonly status: 400 | 401 | 404 | 406 | 409 | 413,
+    readonly code: 'invalid_argument' | 'not_found' | 'unauthorized' | 'not_acceptable' | 'already_exists' | 'too_large',
     detail: string,
   ) {
     super(`${code}: ${detail}`);

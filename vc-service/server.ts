@@ -3,6 +3,7 @@ import cluster from 'node:cluster';
 import postgres from 'postgres';
 import { ConfigError } from '../core/errors.ts';
 import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
+import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { readWorkerCount, stopOnSignals, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 import { buildVcApp } from './app.ts';
 import { migrateVcSchema } from './db/migrate.ts';
@@ -34,7 +35,9 @@ export const startVcServer = async (
   const resolver = createDidResolver({ identifiers, fetchDocument, cacheSeconds: settings.didCacheSeconds });
   const statusLists = createStatusLists({ sql, identifiers, publicUrl: settings.publicUrl });
   await statusLists.listen((error) => logger.warn('Status list change listener failed', { error: String(error) }));
-  const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, logger });
+  // Other services' status lists: the main API's guarded fetch, private hosts only where did:web may reach them.
+  const fetchStatusList = createGuardedFetch({ allowPrivate: settings.allowPrivateDidHosts, userAgent: 'CredentialSupportService-VC/1.0' });
+  const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, fetchStatusList, logger });
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   await new Promise<void>((done) => server.once('listening', () => done()));
   const address = server.address();

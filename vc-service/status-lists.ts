@@ -4,6 +4,8 @@ import type postgres from 'postgres';
 import { asObject, invalidArgument, notFoundError, requiredText } from './errors.ts';
 import type { IdentifierStore } from './identifiers.ts';
 import { envelope } from './signing.ts';
+import { bitAt, statusIndexOf } from './status-bits.ts';
+import type { StatusReader } from './status-reader.ts';
 
 /** W3C Bitstring Status List v1.0: lists are at least 131,072 entries long (herd privacy). */
 export const MIN_LIST_LENGTH = 131_072;
@@ -152,26 +154,31 @@ export const createStatusLists = (deps: { sql: postgres.Sql; identifiers: Identi
     /** The entry's bit on one of this service's lists; undefined when the list is not ours or the entry does not fit it. */
     async bitOf(entry: Record<string, unknown>): Promise<{ set: boolean; purpose: string } | undefined> {
       const id = typeof entry.statusListCredential === 'string' ? listIdOf(entry.statusListCredential) : undefined;
-      const index = typeof entry.statusListIndex === 'string' ? Number(entry.statusListIndex) : entry.statusListIndex;
-      if (!id || typeof index !== 'number' || !Number.isInteger(index) || index < 0) return undefined;
+      const index = statusIndexOf(entry);
+      if (!id || index === undefined) return undefined;
       const list = await cachedBits(id);
-      if (!list || index >= list.bits.length * 8) return undefined;
-      // Index 0 is the first byte's most significant bit (the spec's order, and the library's).
-      return { set: ((list.bits[index >> 3]! >> (7 - (index & 7))) & 1) === 1, purpose: list.purpose };
+      const set = list && bitAt(list.bits, index);
+      return set === undefined ? undefined : { set, purpose: list!.purpose };
     },
 
-    async published(id: string): Promise<{ text: string; etag: string } | undefined> {
+    /** The list credential as stored (the enveloped JSON), its compact JWS, and the stored form's ETag. */
+    async published(id: string): Promise<{ text: string; jws: string; etag: string } | undefined> {
       if (!/^[1-9]\d{0,15}$/.test(id)) return undefined;
       const [row] = await sql<{ credential: string; etag: string }[]>`select credential, etag from vc_service.status_lists where id = ${id}`;
-      return row && { text: row.credential, etag: row.etag };
+      if (!row) return undefined;
+      const enveloped = JSON.parse(row.credential) as { id: string };
+      return { text: row.credential, jws: enveloped.id.slice(enveloped.id.indexOf(',') + 1), etag: row.etag };
     },
   };
 };
 
 export type StatusLists = ReturnType<typeof createStatusLists>;
 
-/** `checkBitstringStatus` (contract C.5): `{ revoked }` (any entry's bit set), or a message when the credential carries no status. */
-export const checkStatus = async (lists: StatusLists, body: Record<string, unknown>) => {
+/**
+ * `checkBitstringStatus` (contract C.5): `{ revoked }` (any entry's bit set), or a message when the
+ * credential carries no status. Lists of other services are read from their URL and verified.
+ */
+export const checkStatus = async (readStatus: StatusReader, body: Record<string, unknown>) => {
   const credential = asObject(body.verifiableCredential, 'verifiableCredential');
   const status = credential.credentialStatus;
   if (status === undefined || status === null) {
@@ -182,8 +189,8 @@ export const checkStatus = async (lists: StatusLists, body: Record<string, unkno
   const errors: { id: string; message: string }[] = [];
   for (const [i, raw] of entries.entries()) {
     const entry = asObject(raw, `verifiableCredential.credentialStatus${Array.isArray(status) ? `[${i}]` : ''}`);
-    const bit = await lists.bitOf(entry);
-    if (!bit) errors.push({ id: String(entry.id ?? ''), message: 'the status list is not held by this service or the index is outside it' });
+    const bit = await readStatus(entry);
+    if ('errorCode' in bit) errors.push({ id: String(entry.id ?? ''), message: `${bit.errorCode}: ${bit.message}` });
     // The entry's bit whatever the list's purpose (contract C.5 "reads the entry's bit"; VCkit's name for it is `revoked`).
     else if (bit.set) revoked = true;
   }

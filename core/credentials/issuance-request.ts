@@ -38,7 +38,7 @@ const StorageOptionsSchema = z.object(
 const PublishingOptionsSchema = z.object(
   {
     publish: flag().optional(),
-    linkType: nonBlank().optional().describe("Default: the IDR instance's defaultLinkType, else gs1:sustainabilityInfo"),
+    linkType: nonBlank().optional().describe("Default: the IDR instance's defaultLinkType, else the credential type's own (untp:dpp, untp:dcc, untp:dfr, untp:dte, untp:dia), else gs1:sustainabilityInfo"),
     linkTitle: limited('name').optional().describe("Default: the data model's name"),
     identifierSchemeId: id().optional(),
     qualifierPath: limited('name').optional(),

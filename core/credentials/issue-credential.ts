@@ -6,6 +6,7 @@ import { attachClaimRecord } from '../idempotency/idempotency-claims.ts';
 import { resolveStorageInstance, storageAdapterFor } from '../service-instances/storage-instance.ts';
 import type { IssuanceWarning } from './conformity-warnings.ts';
 import { coreTypeOf, extractCredentialDetails } from './credential-details.ts';
+import { validityWarnings } from './validity-warnings.ts';
 import { insertIssuedCredential, markPublished } from './credential-repository.ts';
 import { resolveEntityLinks, type EntityLinks } from './entity-links.ts';
 import { resolveIssuanceDataModel } from './issuance-data-model.ts';
@@ -81,6 +82,7 @@ export const issueCredential = async (
   const entitiesRead = entityLinksOrWarning(deps, tenantId, payload);
   const dataModel = await dataModelRead;
   const { warnings } = await validateCredentialPayload({ db: deps.db, payloadChecks: deps.payloadChecks }, { tenantId, dataModel, payload });
+  warnings.push(...validityWarnings(payload));
   const issuer = await issuerRead;
   const storageInstance = await storageRead;
   const { entities, warning: entitiesWarning } = await entitiesRead;
@@ -155,6 +157,7 @@ export const issueCredential = async (
       options: request.publishing,
       entities,
       dataModelName: dataModel.name,
+      coreCredentialType: coreTypeOf(dataModel.core.credentialType),
       stored: { uri: stored.uri, digestMultibase: stored.digestMultibase, encrypted },
       appUrl: deps.appUrl,
     });

@@ -4,11 +4,10 @@ import type { LinkInput } from '../identifier-links/link-fields.ts';
 import { loadIdentifier, type LinkDeps } from '../identifier-links/link-repository.ts';
 import { publishLinks } from '../identifier-links/publish-links.ts';
 import type { IssuanceWarning } from './conformity-warnings.ts';
+import { linkTypeOfCoreType } from './credential-link-type.ts';
 import type { EntityLinks } from './entity-links.ts';
 import type { PublishingOptions } from './issuance-request.ts';
 
-/** The last resort link type when neither the request nor the IDR instance names one (peer §1.1). */
-const FALLBACK_LINK_TYPE = 'gs1:sustainabilityInfo';
 /** Query parameters the verify page reads; a caller's human URL never carries its own. */
 const RESERVED_VERIFY_PARAMS = ['uri', 'digestMultibase', 'hash', 'decryptionKey', 'q'];
 
@@ -68,6 +67,8 @@ export interface PublishInput {
   options: PublishingOptions;
   entities: EntityLinks;
   dataModelName: string;
+  /** The credential's UNTP core type (its default link type), or null for any other type. */
+  coreCredentialType: string | null;
   stored: StoredCopy;
   appUrl: string;
 }
@@ -97,7 +98,7 @@ export const publishCredential = async (
     const identifier = await loadIdentifier(deps.db, input.tenantId, target.identifierId);
     const instance = await resolveIdrInstance(deps, input.tenantId, [identifier.scheme.idrServiceInstanceId, identifier.scheme.registrar.idrServiceInstanceId]);
     const { config } = await adapterFor(deps, instance);
-    const linkType = options.linkType ?? config.defaultLinkType ?? FALLBACK_LINK_TYPE;
+    const linkType = options.linkType ?? config.defaultLinkType ?? linkTypeOfCoreType(input.coreCredentialType);
     const linkTitle = options.linkTitle ?? input.dataModelName;
     const humanBase = options.humanVerificationUrl ?? defaultVerifyPage(input.appUrl);
     await publishLinks(deps, input.tenantId, target.identifierId, {

@@ -17,6 +17,7 @@ export interface DidDeps {
   box: SecretBox;
   fetcher: Fetcher;
   logger: Logger;
+  correlationId?: string;
 }
 
 /** Methods the spec names but we do not support yet: a 400 naming the field. */
@@ -24,8 +25,8 @@ export const assertSupportedMethod = (method: DidMethod) => {
   if (method !== 'DID_WEB') throw badRequest(`method: ${method} is planned and not supported yet; use DID_WEB`);
 };
 
-const vcUnavailable = (error: unknown) =>
-  error instanceof AdapterError ? new ApiError(502, `The VC service failed: ${error.message}`, 'VC_UNAVAILABLE') : error;
+/** The VC service's failure as a 502 of fixed text: its own words (and addresses) are in the caller's warn log line. */
+const vcUnavailable = (error: unknown) => (error instanceof AdapterError ? new ApiError(502, 'The VC service is unavailable; try again later', 'VC_UNAVAILABLE') : error);
 const aliasInUseUpstream = (error: unknown) => error instanceof AdapterError && error.kind === 'rejected' && /already exists|in use/i.test(error.message);
 
 export interface CreateDidInput {
@@ -73,7 +74,12 @@ export const createDid = async (deps: DidDeps, tenantId: string, input: CreateDi
   const created = await adapter.createDid(alias.upstream).catch((error) => {
     if (aliasInUseUpstream(error)) throw aliasTaken();
     // A lost answer may hide a DID the VC service did create: say which, so it can be found and removed.
-    deps.logger.warn('DID creation failed; the VC service may hold it without a record here', { did: `did:web:${alias.upstream}`, serviceInstanceId: instance.id });
+    deps.logger.warn('DID creation failed; the VC service may hold it without a record here', {
+      correlationId: deps.correlationId,
+      did: `did:web:${alias.upstream}`,
+      serviceInstanceId: instance.id,
+      detail: error instanceof Error ? error.message : String(error),
+    });
     throw vcUnavailable(error);
   });
   const removeUpstream = () =>
@@ -152,25 +158,29 @@ export const deleteDid = async (deps: DidDeps, tenantId: string, id: string): Pr
   }
 };
 
-const documentUnavailable = (message: string) => new ApiError(502, message, 'DID_DOCUMENT_UNAVAILABLE');
+/** A document that could not be had, as a 502 of fixed text; the upstream detail goes to the warn log with the correlation id. */
+const documentUnavailable = (deps: DidDeps, message: string, detail?: string) => {
+  if (detail !== undefined) deps.logger.warn('DID document unavailable', { correlationId: deps.correlationId, reason: message, detail });
+  return new ApiError(502, message, 'DID_DOCUMENT_UNAVAILABLE');
+};
 
 /** GET /dids/{id}/document: from the VC service (DEFAULT, MANAGED) or the tenant's hosting location. */
 export const didDocument = async (deps: DidDeps, tenantId: string, id: string): Promise<Record<string, unknown>> => {
   const row = await loadVisibleDid(deps.db, tenantId, id);
   if (row.type === 'SELF_MANAGED') {
     const resolution = await fetchDidWebDocument(deps.fetcher, row.did);
-    if (!resolution.ok) throw documentUnavailable(`The DID document was not returned by its hosting location: ${resolution.message}`);
+    if (!resolution.ok) throw documentUnavailable(deps, 'The DID document was not returned by its hosting location', resolution.message);
     if (!resolution.document || typeof resolution.document !== 'object' || Array.isArray(resolution.document)) {
-      throw documentUnavailable('The hosting location did not return a JSON object');
+      throw documentUnavailable(deps, 'The hosting location did not return a JSON object');
     }
     return resolution.document as Record<string, unknown>;
   }
   const instance = row.serviceInstanceId ? await findServiceInstanceRow(deps.db, row.serviceInstanceId) : undefined;
-  if (!instance) throw documentUnavailable('The DID has no VC service instance any more');
+  if (!instance) throw documentUnavailable(deps, 'The DID has no VC service instance any more');
   const document = await (await vcAdapterFor(deps, instance)).adapter.resolveDocument(row.did).catch((error) => {
-    throw documentUnavailable(`The VC service did not return the DID document: ${error instanceof Error ? error.message : String(error)}`);
+    throw documentUnavailable(deps, 'The VC service did not return the DID document', error instanceof Error ? error.message : String(error));
   });
-  if (!document) throw documentUnavailable('The VC service did not return the DID document');
+  if (!document) throw documentUnavailable(deps, 'The VC service did not return the DID document');
   return document;
 };
 

@@ -8,6 +8,7 @@ import { isIdrReason } from '../adapters/idr/idr-errors.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { Fetcher } from '../net/fetcher.ts';
+import type { Logger } from '../logging/logger.ts';
 import { serviceInstanceNotFound } from '../service-instances/visible-instance.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 
@@ -49,19 +50,24 @@ export const adapterFor = async (deps: InstanceDeps, instance: typeof serviceIns
  * that answers, but not as the resolver (a wrong base URL or path prefix), is a 400 naming
  * `config.baseUrl`; a refused key is a 400 naming `config.apiKey`.
  */
-export const probeIdrInstance = async (deps: InstanceDeps, instance: typeof serviceInstances.$inferSelect): Promise<void> => {
+export const probeIdrInstance = async (
+  deps: InstanceDeps & { logger?: Logger; correlationId?: string },
+  instance: typeof serviceInstances.$inferSelect,
+): Promise<void> => {
   try {
     await (await adapterFor(deps, instance)).adapter.probe();
   } catch (error) {
-    throw probeFailure(error);
+    throw probeFailure(error, deps);
   }
 };
 
-const probeFailure = (error: unknown): unknown => {
+const probeFailure = (error: unknown, deps: { logger?: Logger; correlationId?: string }): unknown => {
   if (!(error instanceof AdapterError)) return error;
   const reason = tenantSafeReason(error.message);
   if (error.kind === 'unavailable' && (error.status === undefined || error.status >= 500)) {
-    return new ApiError(502, `config.baseUrl: the identity resolver did not answer (${reason})`, 'IDR_UNAVAILABLE');
+    // A 502 names the service and nothing of how it failed; the detail is for the operator's log.
+    deps.logger?.warn('Identity resolver probe failed', { correlationId: deps.correlationId, status: error.status, detail: error.message });
+    return new ApiError(502, 'config.baseUrl: the identity resolver did not answer', 'IDR_UNAVAILABLE');
   }
   if (isIdrReason(error, 'auth')) return badRequest(`config.apiKey: the identity resolver refused the key (${reason})`);
   return badRequest(`config.baseUrl: does not answer as an identity resolver (${reason})`);

@@ -15,6 +15,7 @@ export interface LinkDeps {
   fetcher: Fetcher;
   logger: Logger;
   allowPrivateUrls: boolean;
+  correlationId?: string;
 }
 
 export type LinkRecord = typeof identifierLinks.$inferSelect;
@@ -58,7 +59,8 @@ export const loadLink = async (deps: LinkDeps, tenantId: string, identifierId: s
     : [];
   if (!instance) return { record, document, upstream: undefined };
   const { adapter } = await adapterFor(deps, instance);
-  const fail = (error: unknown) => idrFailure(error, { logger: deps.logger, idrServiceInstanceId: instance.id, fieldName: patchFieldName });
+  const fail = (error: unknown) =>
+    idrFailure(error, { logger: deps.logger, idrServiceInstanceId: instance.id, fieldName: patchFieldName, namespace: identifier.scheme.registrar.namespace, correlationId: deps.correlationId });
   return { record, document, upstream: { instance, adapter, fail } };
 };
 

@@ -66,7 +66,8 @@ export const publishLinks = async (
   const { adapter, config } = await adapterFor(deps, instance);
   const document = documentOf(identifier, qualifierPath);
   const requested = links.map((l) => toIdrLink(l, config));
-  const fail = (error: unknown) => idrFailure(error, { logger: deps.logger, idrServiceInstanceId: instance.id, fieldName: publishFieldName(links) });
+  const fail = (error: unknown) =>
+    idrFailure(error, { logger: deps.logger, idrServiceInstanceId: instance.id, fieldName: publishFieldName(links), namespace: scheme.registrar.namespace, correlationId: deps.correlationId });
 
   return deps.db.transaction(async (tx) => {
     await lockDocument(tx, instance.id, document);

@@ -73,7 +73,7 @@ describe('system namespaces at start-up', () => {
       token,
       body: { links: [{ href: 'https://example.com/dpp/early', rel: 'untp:dpp', type: 'text/html' }] },
     });
-    expect(refused).toMatchObject({ status: 422, body: { code: 'IDR_REJECTED' } });
+    expect(refused).toMatchObject({ status: 422, body: { code: 'IDR_NAMESPACE_UNKNOWN', error: expect.stringMatching(/namespace 'gs1'/) } });
   });
 
   it('each system namespace goes to the resolver its schemes publish to; tenants then publish with qualifiers', async () => {

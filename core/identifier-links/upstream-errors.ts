@@ -31,7 +31,17 @@ export interface FailureContext {
   logger: Logger;
   idrServiceInstanceId: string;
   fieldName: (problem: IdrProblem) => string;
+  /** The registrar's namespace the call was made under (named when the resolver does not know it). */
+  namespace?: string;
+  correlationId?: string;
 }
+
+/** What a 502 says for each way the resolver failed: fixed text naming the service, never its own words or addresses. */
+const UNAVAILABLE_MESSAGES: Record<string, string> = {
+  auth: "The identity resolver refused this instance's credentials; check the instance's apiKey",
+  'route-missing': "The identity resolver did not answer at the configured address; check the instance's baseUrl",
+  default: 'The identity resolver is unavailable; try again later',
+};
 
 /**
  * Upstream failures as the API reports them. The resolver refusing the caller's link is 422
@@ -42,14 +52,20 @@ export interface FailureContext {
 export const idrFailure = (error: unknown, context: FailureContext): unknown => {
   if (!(error instanceof AdapterError)) return error;
   if (error.kind === 'unavailable') {
-    if (error instanceof IdrError && (error.reason === 'auth' || error.reason === 'route-missing')) {
-      context.logger.warn('Identity resolver instance is misconfigured', {
-        idrServiceInstanceId: context.idrServiceInstanceId,
-        status: error.status,
-        reason: error.reason,
-      });
-    }
-    return new ApiError(502, `The identity resolver is unavailable: ${error.message}`, 'IDR_UNAVAILABLE');
+    const reason = error instanceof IdrError && (error.reason === 'auth' || error.reason === 'route-missing') ? error.reason : 'default';
+    // The resolver's own words and the addresses it was reached at stay in the log.
+    context.logger.warn(reason === 'default' ? 'Identity resolver failed' : 'Identity resolver instance is misconfigured', {
+      correlationId: context.correlationId,
+      idrServiceInstanceId: context.idrServiceInstanceId,
+      status: error.status,
+      ...(reason === 'default' ? {} : { reason }),
+      detail: error.message,
+    });
+    return new ApiError(502, UNAVAILABLE_MESSAGES[reason]!, 'IDR_UNAVAILABLE');
+  }
+  if (error instanceof IdrError && error.reason === 'namespace-absent') {
+    const which = context.namespace === undefined ? "the registrar's namespace" : `the registrar's namespace '${context.namespace}'`;
+    return new ApiError(422, `The identity resolver does not know ${which}: register the namespace with the resolver first`, 'IDR_NAMESPACE_UNKNOWN');
   }
   const problems = error instanceof IdrError ? error.problems : [];
   const reasons = problems.length ? problems.map((p) => `${context.fieldName(p)}: ${p.message}`).join('; ') : error.message;

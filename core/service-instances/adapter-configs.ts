@@ -36,7 +36,8 @@ export const ADAPTER_CONFIGS = {
     baseUrl: url(),
     apiKey: text(),
     apiVersion: z.literal('4.0', { error: 'must be 4.0' }).default('4.0'),
-    defaultLinkType: z.enum(LINK_TYPES, { error: `must be one of ${LINK_TYPES.join(', ')}` }).default('untp:dpp'),
+    // Unset, a published credential's links take its type's own link type (credential-link-type.ts).
+    defaultLinkType: z.enum(LINK_TYPES, { error: `must be one of ${LINK_TYPES.join(', ')}` }).optional(),
     defaultMimeType: text().default('text/html'),
     defaultLanguage: text().default('en'),
     defaultContext: text().optional(),

@@ -4,6 +4,7 @@ import { serviceInstances, type AdapterType, type ServiceType } from '../../db/s
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { isUniqueViolation } from '../db-errors.ts';
 import { probeIdrInstance } from '../identifier-links/idr-instance.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { Fetcher } from '../net/fetcher.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { assertWritable, visibleTo } from '../tenancy/visibility.ts';
@@ -36,6 +37,8 @@ interface Deps {
   box: SecretBox;
   fetcher: Fetcher;
   allowPrivateUrls: boolean;
+  logger?: Logger;
+  correlationId?: string;
 }
 
 /** An IDR instance's new config must reach a resolver; a refusal rolls the write back (see probeIdrInstance). */

@@ -57,7 +57,7 @@ export const readSystemServices = (env: EnvSource): SystemServiceDefinition[] =>
         baseUrl: idr.baseUrl,
         apiKey: idr.apiKey,
         apiVersion: readText(env, 'SYSTEM_IDR_API_VERSION') ?? '4.0',
-        defaultLinkType: readText(env, 'SYSTEM_IDR_DEFAULT_LINK_TYPE') ?? 'untp:dpp',
+        defaultLinkType: readText(env, 'SYSTEM_IDR_DEFAULT_LINK_TYPE'),
         defaultMimeType: readText(env, 'SYSTEM_IDR_DEFAULT_MIME_TYPE') ?? 'text/html',
         defaultLanguage: readText(env, 'SYSTEM_IDR_DEFAULT_LANGUAGE') ?? 'en',
         defaultContext: readText(env, 'SYSTEM_IDR_DEFAULT_CONTEXT') ?? 'au',

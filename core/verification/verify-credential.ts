@@ -11,6 +11,7 @@ import { decodeEnvelopedPayload, requireEnvelopedCredential } from './enveloped-
 import { initialChecks, VerificationStop, type Checks, type EnvelopedCredential, type Verdict, type VerificationReport } from './outcome.ts';
 import { retrieve } from './retrieve.ts';
 import { validityProblem } from './validity-window.ts';
+import { verdictReason } from './verdict-reason.ts';
 
 export interface VerificationDeps {
   db: Queryable;
@@ -28,10 +29,6 @@ export interface VerificationInput extends ExpectedDigest {
   /** The moment the validity window is judged at (default: now). */
   now?: Date;
 }
-
-/** VC service error codes by what they mean for the verdict (contract C.3: the RI maps errorCode substrings the same way). */
-const STATUS_ERROR = /revok|suspen|status/i;
-const TEMPORAL_ERROR = /expir|validfrom|validuntil|not.?before|nbf/i;
 
 const verifyWithSystemVc = async (deps: VerificationDeps, credential: EnvelopedCredential): Promise<VerifyResult> => {
   const instance = await systemVcInstance(deps.db);
@@ -57,20 +54,20 @@ const judge = async (deps: VerificationDeps, credential: EnvelopedCredential, ch
   const decodedCredential = decodeEnvelopedPayload(credential);
   const warnings: string[] = [];
   let error: Verdict['error'];
-  const reason = result.error?.message ?? 'The credential did not verify';
   if (result.verified) {
     checks.proof = 'pass';
-  } else if (STATUS_ERROR.test(result.error?.errorCode ?? reason)) {
-    checks.proof = 'pass';
-    checks.status = 'fail';
-    error = { type: 'status', message: reason };
-  } else if (TEMPORAL_ERROR.test(result.error?.errorCode ?? reason)) {
-    checks.proof = 'pass';
-    checks.temporal = 'fail';
-    error = { type: 'temporal', message: reason };
   } else {
-    checks.proof = 'fail';
-    error = { type: 'integrity', message: reason };
+    // The service's own text stays in the log: it may name the hosts an issuer's DID or status list resolved to.
+    const unreadable = /resolver|status_list/.test(result.error?.errorCode ?? '');
+    deps.logger[unreadable ? 'warn' : 'info']('Credential verification: the VC service did not verify the credential', {
+      correlationId: deps.correlationId,
+      errorCode: result.error?.errorCode,
+      detail: result.error?.message,
+    });
+    error = verdictReason(result.error);
+    checks.proof = error.type === 'integrity' ? 'fail' : 'pass';
+    if (error.type === 'status') checks.status = 'fail';
+    if (error.type === 'temporal') checks.temporal = 'fail';
   }
   if (checks.proof === 'pass' && decodedCredential) {
     const hasStatus = decodedCredential.credentialStatus !== undefined && decodedCredential.credentialStatus !== null;

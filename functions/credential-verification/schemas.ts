@@ -49,7 +49,10 @@ export const VerifyResultSchema = z
     error: z
       .object({ type: z.enum(['integrity', 'status', 'temporal']), message: z.string() })
       .optional()
-      .openapi({ description: 'Only when not verified: integrity (signature), status (revoked or suspended) or temporal (outside validFrom–validUntil)' }),
+      .openapi({
+        description:
+          "Only when not verified: integrity (signature, or the issuer's DID not resolved), status (revoked, suspended, or the status list unreadable or not verified) or temporal (outside validFrom–validUntil); message is a fixed sentence per cause",
+      }),
   })
   .openapi('VerifyCredentialResult');
 

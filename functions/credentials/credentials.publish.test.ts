@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namespaceRegistration } from '../../core/identifier-links/system-namespaces.ts';
 import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
@@ -15,6 +18,8 @@ let productId: string;
 let organisationId: string;
 let productIdentifierId: string;
 
+/** UNTP 0.7.0's link-set schema, from the bundled artefacts. */
+const LINKSET_SCHEMA = join(import.meta.dirname, '../../core/credentials/artefacts/0.7.0/schema/idr/LinksetSchema.json');
 const PRODUCT_SCHEME = { primaryKey: 'product', name: 'Sample product id', validationPattern: '^[a-z0-9-]+$', qualifiers: [] };
 
 beforeAll(async () => {
@@ -96,6 +101,30 @@ describe('publishing to the IDR after issuance', () => {
     expect(local.body.data.map((l: { published: { href: string } }) => l.published.href)).toEqual(expect.arrayContaining([rec.storageUri, 'https://verify.example.com/api']));
     const published = await rig.t.call('GET', '/api/v1/credentials?isPublished=true', { token: rig.token });
     expect(published.body.data.map((c: { id: string }) => c.id)).toEqual([rec.id]);
+
+    // The link set the resolver serves (as the UNTP Playground reads it) validates against the UNTP 0.7.0
+    // link-set schema, with the credential under its type's relation (`<vocabulary>/dpp`, not `untp:dpp`).
+    const linkset = await (await fetch(`${idr.url}/api/v4/sample/product/cu-conc-2025?linkType=all`)).json();
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(JSON.parse(readFileSync(LINKSET_SCHEMA, 'utf8')));
+    expect(validate(linkset), JSON.stringify(validate.errors)).toBe(true);
+    const [context] = linkset.linkset as Record<string, { href: string }[]>[];
+    const dppRelation = Object.keys(context!).find((key) => key.endsWith('/dpp'));
+    expect(context![dppRelation!]!.map((l) => l.href)).toContain(rec.storageUri);
+    expect(Object.keys(context!).some((key) => key.includes(':dpp'))).toBe(false);
+    // A relation written untp:dpp in the link set is what the schema refuses.
+    expect(validate({ linkset: [{ ...context, 'untp:dpp': context![dppRelation!] }] })).toBe(false);
+  });
+
+  it("a credential of another type is published under its own type's link type when the instance names none", async () => {
+    const dte = samplePayload(SAMPLES['0.7.0'].DigitalTraceabilityEvent, rig.did);
+    const res = await issue(issueBody('DigitalTraceabilityEvent', '0.7.0', dte, { publishingOptions: { publish: true } }));
+    expect(res.status, res.text).toBe(201);
+    const rec = await record(res.body.credentialId);
+    expect(rec.isPublished, JSON.stringify(res.body.warnings)).toBe(true);
+    expect([...idr.links.values()].find((l) => l.targetUrl === rec.storageUri)).toMatchObject({ linkType: 'untp:dte' });
+    const linkset = await (await fetch(`${idr.url}/api/v4/sample/product/cu-conc-2025?linkType=all`)).json();
+    const [context] = linkset.linkset as Record<string, { href: string }[]>[];
+    expect(Object.entries(context!).find(([key]) => key.endsWith('/dte'))?.[1].map((l) => l.href)).toContain(rec.storageUri);
   });
 
   it('linkType, linkTitle and humanVerificationUrl override the defaults (reserved query parameters dropped)', async () => {

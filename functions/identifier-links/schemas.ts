@@ -9,8 +9,11 @@ export const linkTags = ['Identifier links'];
 
 /** The resolver's answers as ours: its refusal of the link (422) and its failure or our misconfiguration (502). */
 export const upstreamResponses = {
-  422: jsonResponse(ErrorResponseSchema, 'IDR_REJECTED: the resolver refused the link; the message names our field'),
-  502: jsonResponse(ErrorResponseSchema, 'IDR_UNAVAILABLE: the resolver failed, timed out, refused our credentials or is not at the configured URL'),
+  422: jsonResponse(
+    ErrorResponseSchema,
+    "IDR_REJECTED: the resolver refused the link; the message names our field. IDR_NAMESPACE_UNKNOWN: the resolver does not know the registrar's namespace (named in the message)",
+  ),
+  502: jsonResponse(ErrorResponseSchema, 'IDR_UNAVAILABLE: the resolver failed, timed out, refused our credentials or is not at the configured URL (fixed text per kind; the detail is logged)'),
 };
 
 const ENCRYPTION_METHODS = ['none', 'AES-128', 'AES-256'] as const;

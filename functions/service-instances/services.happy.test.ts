@@ -97,7 +97,9 @@ describe('service instances', () => {
 
   it('DELETE: unreferenced goes; referenced is a 409 with counts, force clears the references', async () => {
     const idr = await create({ serviceType: 'IDR', adapterType: 'IDR_ADAPTER', name: 'Resolver', config: { baseUrl: resolver.url, apiKey: resolver.apiKey } });
-    expect(idr.config).toMatchObject({ apiVersion: '4.0', defaultLinkType: 'untp:dpp', defaultFwqs: false });
+    expect(idr.config).toMatchObject({ apiVersion: '4.0', defaultFwqs: false });
+    // No default link type unless one is named: published credentials take their type's own.
+    expect(idr.config.defaultLinkType).toBeUndefined();
     const registrar = await t.call('POST', '/api/v1/registrars', {
       token,
       body: { name: 'GS1', namespace: 'gs1', url: 'https://www.gs1.org', idrServiceInstanceId: idr.id },

@@ -66,7 +66,7 @@ describe('IDR instances are probed when created', () => {
   });
 
   it('a resolver that does not answer is a 502 IDR_UNAVAILABLE; nothing is saved', async () => {
-    await expectRefused({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: 'k' }, 502, 'IDR_UNAVAILABLE', /^config\.baseUrl: the identity resolver did not answer/);
+    await expectRefused({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: 'k' }, 502, 'IDR_UNAVAILABLE', /^config\.baseUrl: the identity resolver did not answer$/);
     resolver.failNext('error', 1);
     await expectRefused({ baseUrl: resolver.url, apiKey: resolver.apiKey }, 502, 'IDR_UNAVAILABLE', /^config\.baseUrl: /);
   });

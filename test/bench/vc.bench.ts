@@ -1,6 +1,7 @@
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import postgres from 'postgres';
+import { startForeignIssuer } from '../rig/foreign-issuer.ts';
 import { startPostgres } from '../rig/postgres-server.ts';
 import { CONNECTIONS, measure, report, type LoadResult } from './lib.ts';
 import { startVcProcess, VC_API_KEY } from './service-processes.ts';
@@ -10,7 +11,10 @@ import { startVcProcess, VC_API_KEY } from './service-processes.ts';
  * per CPU), its own database, 10 connections from autocannon in a separate process. Rows: issue a
  * 2 KB credential, verify it (signature and status entry). Floor, measured in this run: raw Ed25519
  * signing and verifying of the same JWS signing input in-process (node:crypto, one core).
- * Targets on a 2-core machine: issue ≥ 3,000/s, verify ≥ 2,000/s.
+ * Targets on a 2-core machine: issue ≥ 3,000/s, verify ≥ 2,000/s. Beside them, in the same run: a
+ * credential of another issuer (test/rig/foreign-issuer.ts, its did:web document and status list on a
+ * TLS host in this process), its list revalidated on every verification (no-cache: a 304 per check)
+ * and kept for its max-age.
  */
 const TARGET: Record<string, number> = { 'issue 2 KB VC': 3000, 'verify 2 KB VC': 2000 };
 const headers = { 'content-type': 'application/json', authorization: `Bearer ${VC_API_KEY}` };
@@ -47,7 +51,8 @@ const server = await startPostgres(process.env.BENCH_DATABASE_URL ?? process.env
 const admin = postgres(server.adminUrl, { max: 1, onnotice: () => {} });
 const database = `css_vc_bench_${process.pid}_${Date.now()}`;
 await admin.unsafe(`create database "${database}"`);
-const service = await startVcProcess(server.urlFor(database));
+const foreign = await startForeignIssuer();
+const service = await startVcProcess(server.urlFor(database), foreign.vcEnv);
 const url = service.url;
 const call = async (path: string, body: unknown) => {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -68,6 +73,15 @@ try {
   const issue = await load('issue 2 KB VC', `${url}/v2/credentials/issue`, issueBody);
   const verifyRow = await load('verify 2 KB VC', `${url}/agent/routeVerificationCredential`, verifyBody);
 
+  const foreignCredential = await foreign.envelope(credentialOf(foreign.did, foreign.statusEntry('revocation')), 'multikey-ed25519');
+  const foreignBody = JSON.stringify({ credential: foreignCredential, fetchRemoteContexts: true, policies: { credentialStatus: true } });
+  if (!(await call('/agent/routeVerificationCredential', JSON.parse(foreignBody))).verified) throw new Error('the foreign bench credential does not verify');
+  foreign.lists.cacheControl = 'no-cache';
+  const foreignRevalidated = await load('verify 2 KB foreign VC, list revalidated (304) per check', `${url}/agent/routeVerificationCredential`, foreignBody);
+  foreign.lists.cacheControl = 'public, max-age=60';
+  const foreignCached = await load('verify 2 KB foreign VC, list kept for max-age', `${url}/agent/routeVerificationCredential`, foreignBody);
+  const listRequests = foreign.lists.requests;
+
   // The floor: the same signing input (header.payload) signed and verified with a raw Ed25519 key.
   const jws = verifiableCredential.id.slice(verifiableCredential.id.indexOf(',') + 1);
   const input = Buffer.from(jws.slice(0, jws.lastIndexOf('.')));
@@ -75,12 +89,13 @@ try {
   const signature = sign(null, input, key);
   const signFloor = floor('floor: Ed25519 sign, in-process, 1 core', () => sign(null, input, key));
   const verifyFloor = floor('floor: Ed25519 verify, in-process, 1 core', () => verify(null, input, publicKey, signature));
-  rows.push(issue, signFloor, verifyRow, verifyFloor);
+  rows.push(issue, signFloor, verifyRow, verifyFloor, foreignRevalidated, foreignCached);
+  console.log(`foreign status list requests during the run: ${listRequests} (${foreign.lists.notModified} answered 304)`);
 
   report(
     `VC service (own program, WORKERS default = ${availableParallelism()} CPUs), ${CONNECTIONS} connections from autocannon in its own process; floors are one core in-process`,
     rows,
-    (row) => (row === issue ? signFloor.requestsPerSecond : row === verifyRow ? verifyFloor.requestsPerSecond : undefined),
+    (row) => (row === issue ? signFloor.requestsPerSecond : [verifyRow, foreignRevalidated, foreignCached].includes(row) ? verifyFloor.requestsPerSecond : undefined),
   );
   for (const row of [issue, verifyRow]) {
     const target = TARGET[row.name]!;
@@ -88,6 +103,7 @@ try {
   }
 } finally {
   await service.stop();
+  await foreign.close();
   await admin.unsafe(`drop database if exists "${database}" with (force)`);
   await admin.end();
   await server.stop();

@@ -35,9 +35,9 @@ export interface CredentialWorld {
  * to issue with, and the real storage service holding what the page is pointed at (on loopback, so
  * private addresses are allowed).
  */
-export const startCredentialWorld = async (): Promise<CredentialWorld> => {
+export const startCredentialWorld = async (options: { /** The VC service's extra environment (a foreign issuer's `vcEnv`). */ vcEnv?: Record<string, string> } = {}): Promise<CredentialWorld> => {
   const app = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true', VERIFY_RATE_LIMIT_PER_MINUTE: '10000' }, fetch: { allowPrivate: true } });
-  const vc = await useVcServiceAsSystemVc(app);
+  const vc = await useVcServiceAsSystemVc(app, options.vcEnv);
   const storage = await startStorage('local', TEMPLATE_STORAGE_ENV);
   const { did } = (await vc.agent('didManagerCreate', { alias: 'issuer.example.com' })).body as { did: string };
   const adapter: StorageAdapter = createStorageAdapter(

@@ -212,7 +212,7 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
     if (resolution && req.method === 'GET' && !RESERVED_ROOTS.has(resolution[1]!)) {
       const [, namespace, keyType, key, qualifiers] = resolution.map((part) => decodeURIComponent(part ?? ''));
       const scheme = schemes.get(namespace!);
-      if (!scheme) return send(res, 404, { errors: [{ field: 'namespace', message: `Namespace '${namespace}' not found` }] }, path);
+      if (!scheme) return send(res, 404, { errors: [{ field: 'namespace', message: 'Identifier not found' }] }, path);
       const identified = identifiedDocument(scheme, keyType!, key!, qualifiers || '/');
       if ('problem' in identified) return send(res, 400, { errors: [identified.problem] }, path);
       const active = [...links.values()].filter((l) => l.documentKey === identified.documentKey && l.active);
@@ -274,7 +274,7 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
       else (b.responses as Record<string, unknown>[]).forEach((v, i) => problems.push(...variantProblems(v, i)));
       if (problems.length) return send(res, 400, { errors: problems }, path);
       const scheme = schemes.get(b.namespace as string);
-      if (!scheme) return send(res, 404, { errors: [{ field: 'namespace', message: `Namespace '${b.namespace}' not found` }] }, path);
+      if (!scheme) return send(res, 404, { errors: [{ field: 'namespace', message: 'Identifier not found' }] }, path);
       const identified = identifiedDocument(scheme, b.identificationKeyType as string, b.identificationKey as string, qualifierPath);
       if ('problem' in identified) return send(res, 400, { errors: [identified.problem] }, path);
       const { documentKey } = identified;
@@ -316,7 +316,8 @@ export const startIdrDouble = async (apiKey = 'idr-double-key', options: { write
       const namespace = url.searchParams.get('namespace') ?? '';
       const keyType = url.searchParams.get('identificationKeyType') ?? '';
       const scheme = schemes.get(namespace);
-      const ai = (scheme && findAi(scheme, keyType)?.ai) ?? keyType;
+      if (!scheme) return send(res, 404, { error: `Namespace '${namespace}' not found` }, path);
+      const ai = findAi(scheme, keyType)?.ai ?? keyType;
       const documentKey = documentKeyOf(namespace, ai, url.searchParams.get('identificationKey') ?? '', qp);
       const found = [...links.values()].filter((l) => l.documentKey === documentKey);
       if (found.length === 0) return send(res, 404, { error: 'No link registration found for the specified identifier' }, path);

@@ -33,11 +33,12 @@ export interface IssuanceRig {
 /**
  * The web app with the real VC service and the real storage service behind the system default VC and
  * storage instances (private URLs allowed: both listen on loopback), and a DID of tenant A to sign with.
+ * `vcEnv` is the VC service's extra environment (a foreign issuer's `vcEnv`).
  */
-export const startIssuanceRig = async (env: Record<string, string> = {}): Promise<IssuanceRig> => {
+export const startIssuanceRig = async (env: Record<string, string> = {}, vcEnv: Record<string, string> = {}): Promise<IssuanceRig> => {
   const storage = await startStorage('local');
   const t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true', ...env } });
-  const vc = await useVcServiceAsSystemVc(t);
+  const vc = await useVcServiceAsSystemVc(t, vcEnv);
   await pointStorageInstance(t, SYSTEM_SERVICE_IDS.STORAGE, storage.url);
   const didOf = async (account: AccountName) => {
     const token = await t.token(account);

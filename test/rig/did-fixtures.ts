@@ -31,9 +31,9 @@ export const pointVcInstance = async (t: TestApp, instanceId: string, vc: VcTarg
     .where(eq(serviceInstances.id, instanceId));
 };
 
-/** Starts this project's VC service (vc-service/) and points the system default VC instance of a test app at it. */
-export const useVcServiceAsSystemVc = async (t: TestApp): Promise<VcService> => {
-  const vc = await startVcService();
+/** Starts this project's VC service (vc-service/, with extra `env`) and points the system default VC instance of a test app at it. */
+export const useVcServiceAsSystemVc = async (t: TestApp, env: Record<string, string> = {}): Promise<VcService> => {
+  const vc = await startVcService({ env });
   await pointVcInstance(t, SYSTEM_SERVICE_IDS.VC, vc);
   return vc;
 };

@@ -24,8 +24,8 @@ export interface LibraryRig extends IssuanceRig {
 export const annotations = (overrides: Record<string, unknown> = {}) => ({ displayName: 'Passport from a supplier', declaredCredentialType: 'DPP', ...overrides });
 
 /** The issuance rig (real VC and storage services) plus the library's own steps. */
-export const startLibraryRig = async (env: Record<string, string> = {}): Promise<LibraryRig> => {
-  const rig = await startIssuanceRig(env);
+export const startLibraryRig = async (env: Record<string, string> = {}, vcEnv: Record<string, string> = {}): Promise<LibraryRig> => {
+  const rig = await startIssuanceRig(env, vcEnv);
   const logger = createLogger('error');
   const jobs = createJobQueue(rig.t.databaseUrl, logger);
   const workerDeps = testWorkerDeps(rig.t.db, logger, jobs);

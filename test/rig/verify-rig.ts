@@ -89,10 +89,11 @@ export interface VerifyRig {
   close(): Promise<void>;
 }
 
-export const startVerifyRig = async (env: Record<string, string> = {}): Promise<VerifyRig> => {
+/** `env` is the web app's extra environment, `vcEnv` the VC service's (e.g. a foreign issuer's `vcEnv`). */
+export const startVerifyRig = async (env: Record<string, string> = {}, vcEnv: Record<string, string> = {}): Promise<VerifyRig> => {
   // Every request of a test file comes from 127.0.0.1: the per-client limit is lifted unless a test sets it.
   const t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true', VERIFY_RATE_LIMIT_PER_MINUTE: '1000000', ...env } });
-  const [vc, storage, source] = await Promise.all([useVcServiceAsSystemVc(t), startStorage('local'), startSource()]);
+  const [vc, storage, source] = await Promise.all([useVcServiceAsSystemVc(t, vcEnv), startStorage('local'), startSource()]);
   const created = await vc.agent('didManagerCreate', { alias: 'issuer.example.com' });
   if (created.status !== 200) throw new Error(`issuer DID not created: ${JSON.stringify(created.body)}`);
   const issuer = created.body.did as string;

@@ -49,12 +49,13 @@ describe('VC service bitstring status lists (contract C.5)', () => {
   it('publishes a signed, GZIP multibase list of at least 131,072 entries; a set bit re-signs it and shows in check and verify', async () => {
     const entry = (await mint(vc)).body;
     const path = new URL(entry.statusListCredential).pathname;
-    const before = await vc.call('GET', path, { key: null });
+    const json = { accept: 'application/json' };
+    const before = await vc.call('GET', path, { key: null, headers: json });
     expect(before.status).toBe(200);
     expect(before.headers.get('cache-control')).toBe('public, no-cache');
     const etag = before.headers.get('etag')!;
     expect(etag).toMatch(/^".+"$/);
-    expect((await vc.call('GET', path, { key: null, headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await vc.call('GET', path, { key: null, headers: { ...json, 'if-none-match': etag } })).status).toBe(304);
     const listed = JSON.parse(before.text);
     expect(listed.type).toBe('EnvelopedVerifiableCredential');
     expect((await vc.agent('routeVerificationCredential', { credential: listed })).body.verified).toBe(true);
@@ -77,7 +78,7 @@ describe('VC service bitstring status lists (contract C.5)', () => {
 
     const set = { statusListCredential: entry.statusListCredential, statusListVCIssuer: issuer, statusPurpose: 'revocation', index: entry.statusListIndex, status: true };
     expect(await vc.agent('setBitstringStatus', set)).toEqual({ status: 200, body: { status: true } });
-    const after = await vc.call('GET', path, { key: null, headers: { 'if-none-match': etag } });
+    const after = await vc.call('GET', path, { key: null, headers: { ...json, 'if-none-match': etag } });
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
     expect((await decodeList(after.text)).bits.get(entry.statusListIndex)).toBe(true);

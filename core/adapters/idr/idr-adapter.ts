@@ -31,7 +31,8 @@ export interface IdrConfig {
   baseUrl: string;
   apiKey: string;
   apiVersion: string;
-  defaultLinkType: string;
+  /** Unset: links take their credential type's link type. */
+  defaultLinkType?: string;
   defaultMimeType: string;
   defaultLanguage: string;
   defaultContext?: string;

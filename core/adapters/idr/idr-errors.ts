@@ -34,6 +34,8 @@ const LINK_ABSENT = /^Link (index entry for ID|with ID) '.*' not found$/;
 /** The link list's and the resolution's answers when the document does not exist. */
 const DOCUMENT_ABSENT = /^(No link registration found|Cannot resolve link resolver)/;
 const NAMESPACE_ABSENT = /^Identifier with namespace '.*' not found$/;
+/** The link list's answer for a namespace no scheme is registered under (registration and resolution answer a `namespace` field error). */
+const NAMESPACE_UNKNOWN = /^Namespace '.*' not found$/;
 
 const parse = (text: string): Record<string, unknown> | undefined => {
   try {
@@ -73,6 +75,11 @@ export const idrErrorOf = async (res: Response): Promise<IdrError> => {
   if (res.status >= 500) return new IdrError('unavailable', message, res.status);
   const fromResolver = typeof body?.timestamp === 'string' && typeof body.path === 'string';
   if (res.status === 404) {
+    // The registrar's namespace is not registered there: a 404 field error on `namespace` (registration, resolution:
+    // "Identifier not found") or the link list's "Namespace '…' not found" (resolver 4.0.0).
+    if (fromResolver && (problems.some((p) => p.field === 'namespace') || NAMESPACE_UNKNOWN.test(message))) {
+      return new IdrError('rejected', message, 404, problems, 'namespace-absent');
+    }
     if (fromResolver && LINK_ABSENT.test(message)) return new IdrError('rejected', message, 404, [], 'link-absent');
     if (fromResolver && DOCUMENT_ABSENT.test(message)) return new IdrError('rejected', message, 404, [], 'document-absent');
     if (!fromResolver || !problems.length) {

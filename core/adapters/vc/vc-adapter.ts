@@ -34,7 +34,8 @@ export interface ManagedDid {
 export interface VerifyResult {
   verified: boolean;
   document?: Record<string, unknown>;
-  error?: { message: string; errorCode?: string };
+  /** `didResolutionError`: with `resolver_error`, why the issuer's DID did not resolve (our VC service; VCkit sends none). */
+  error?: { message: string; errorCode?: string; didResolutionError?: string };
 }
 
 export interface VcAdapter {
@@ -74,7 +75,7 @@ const Answers = {
   verified: z.looseObject({
     verified: z.boolean(),
     document: z.record(z.string(), z.unknown()).optional(),
-    error: z.looseObject({ message: z.string(), errorCode: z.string().optional() }).optional(),
+    error: z.looseObject({ message: z.string(), errorCode: z.string().optional(), didResolutionError: z.string().optional() }).optional(),
   }),
   did: z.looseObject({
     did: z.string().startsWith('did:'),

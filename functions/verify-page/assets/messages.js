@@ -28,7 +28,7 @@ export const notVerifiedReason = (error) => {
   const lead = {
     integrity: 'Its content has been altered or its signature is not valid.',
     temporal: 'It is outside its validity period.',
-    status: 'It has been revoked or suspended by its issuer.',
+    status: 'Its issuer has revoked or suspended it, or its status could not be confirmed.',
   }[error?.type] ?? 'It did not pass verification.';
   return typeof error?.message === 'string' && error.message ? `${lead} (${error.message})` : lead;
 };
