@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { fromDrizzle, PgBoss } from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { Queryable } from '../../db/client.ts';
+import { pgErrorCode } from '../db-errors.ts';
 import type { Logger } from '../logging/logger.ts';
 import { parseJobPayload, type Job } from './payloads.ts';
 import { DEFAULT_QUEUE_SETTINGS, queueDefinitions, type QueueDefinition, type QueueName } from './queues.ts';
@@ -43,35 +44,94 @@ export const ensureQueues = async (boss: PgBoss, definitions: QueueDefinition[],
   }
 };
 
+/** pg-boss's schema (its default, which every process here uses). */
+const BOSS_SCHEMA = 'pgboss';
+
+/** A queue as a producer needs it: the table pg-boss keeps its jobs in. */
+type QueueRow = { table_name: string };
+
 /**
- * The producer side of the jobs contract (web and CLI import only this). pg-boss writes through the
- * caller's transaction (`send(…, { db })`); its own small pool only reads queue metadata, and it
- * starts on the first enqueue without maintenance or schedules (the worker runs those). On that
- * first start it creates the queues it sends to when missing, so producing never depends on a
- * worker having run.
+ * The enqueue itself, as plain SQL in the caller's transaction: the row pg-boss's own `send` writes
+ * (its `insertJobs` for one job: the queue's retry, expiry, retention and policy, `job_now()` as the
+ * clock, `on conflict do nothing` for singleton queues), so the worker's pg-boss drains it as its own.
+ * No pg-boss, no pool and nothing Node-only here, so it runs on edge runtimes too. The queues must exist
+ * (the worker, or a Node producer's first enqueue, creates them); a missing one is named in the error.
  */
-export const createJobQueue = (databaseUrl: string, logger: Logger): JobQueue => {
-  let started: Promise<PgBoss> | undefined;
-  const producer = () =>
-    (started ??= (async () => {
-      const boss = new PgBoss({ connectionString: databaseUrl, max: 1, application_name: 'css-producer', supervise: false, schedule: false });
-      boss.on('error', (error) => logger.warn('Job queue connection problem', { error: String(error) }));
-      await boss.start();
-      await ensureQueues(boss, queueDefinitions(DEFAULT_QUEUE_SETTINGS));
-      return boss;
-    })().catch((error) => {
-      started = undefined; // try again on the next enqueue
+export const sqlJobQueue = (): JobQueue => {
+  const tables = new Map<string, string>();
+  const tableOf = async (tx: Queryable, queue: QueueName): Promise<string> => {
+    const known = tables.get(queue);
+    if (known) return known;
+    let rows: QueueRow[];
+    try {
+      rows = [...(await tx.execute<QueueRow>(sql`select table_name from ${sql.identifier(BOSS_SCHEMA)}.queue where name = ${queue}`))];
+    } catch (error) {
+      if (pgErrorCode(error) === '42P01') throw new Error(`Job queue ${queue} is not set up: start the worker once (it installs the queues)`);
       throw error;
-    }));
+    }
+    if (!rows[0]) throw new Error(`Job queue ${queue} is not set up: start the worker once (it installs the queues)`);
+    tables.set(queue, rows[0].table_name);
+    return rows[0].table_name;
+  };
   return {
     enqueue: async (tx, job, options = {}) => {
       const payload = parseJobPayload(job.queue, job.payload);
-      const id = await (await producer()).send(job.queue as QueueName, payload, { db: fromDrizzle(tx, sql), ...options });
+      const table = await tableOf(tx, job.queue);
+      const boss = sql.identifier(BOSS_SCHEMA);
+      const startAfter = options.startAfter ? options.startAfter.toISOString() : null;
+      const rows = await tx.execute<{ id: string }>(sql`
+        insert into ${boss}.${sql.identifier(table)} (
+          id, name, data, priority, start_after, created_on, expire_seconds, deletion_seconds, keep_until,
+          retry_limit, retry_delay, retry_backoff, retry_delay_max, policy, dead_letter, heartbeat_seconds,
+          blocked, blocking, pending_dependencies)
+        select gen_random_uuid(), q.name, ${JSON.stringify(payload)}::jsonb, 0, s.start_after, ${boss}.job_now(),
+          coalesce(${options.expireInSeconds ?? null}::integer, q.expire_seconds), q.deletion_seconds,
+          s.start_after + q.retention_seconds * interval '1s',
+          q.retry_limit, q.retry_delay, coalesce(q.retry_backoff, false), q.retry_delay_max, q.policy, q.dead_letter,
+          q.heartbeat_seconds, false, false, 0
+        from ${boss}.queue q, (select coalesce(${startAfter}::timestamptz, ${boss}.job_now()) as start_after) s
+        where q.name = ${job.queue}
+        on conflict do nothing
+        returning id`);
+      const id = rows[0]?.id;
       if (!id) throw new Error(`Job not created in ${job.queue}`);
       return id;
     },
+    close: async () => {},
+  };
+};
+
+/**
+ * The producer side of the jobs contract for Node processes (web and CLI import only this): the same
+ * plain-SQL enqueue as the edge (sqlJobQueue), after making sure once that pg-boss's schema and the
+ * queues it sends to exist, so producing never depends on a worker having run. pg-boss starts for that
+ * alone (one connection, no maintenance or schedules; the worker runs those) and stops again.
+ */
+export const createJobQueue = (databaseUrl: string, logger: Logger): JobQueue => {
+  let installed: Promise<void> | undefined;
+  const install = () =>
+    (installed ??= (async () => {
+      const boss = new PgBoss({ connectionString: databaseUrl, max: 1, application_name: 'css-producer', supervise: false, schedule: false });
+      boss.on('error', (error) => logger.warn('Job queue connection problem', { error: String(error) }));
+      await boss.start();
+      try {
+        await ensureQueues(boss, queueDefinitions(DEFAULT_QUEUE_SETTINGS));
+      } finally {
+        await boss.stop({ graceful: false });
+      }
+    })().catch((error) => {
+      installed = undefined; // try again on the next enqueue
+      throw error;
+    }));
+  const queue = sqlJobQueue();
+  return {
+    enqueue: async (tx, job, options) => {
+      parseJobPayload(job.queue, job.payload);
+      await install();
+      return queue.enqueue(tx, job, options);
+    },
     close: async () => {
-      if (started) await (await started.catch(() => undefined))?.stop({ graceful: false });
+      await installed?.catch(() => undefined);
     },
   };
 };

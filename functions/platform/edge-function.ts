@@ -4,6 +4,7 @@ import type { EnvSource } from '../../core/settings/env-readers.ts';
 import { readDatabaseUrl } from '../../core/settings/database-url.ts';
 import { connectDatabaseWithGraph } from '../../db/client.ts';
 import type { RelationalGraph } from '../../db/relational-graphs.ts';
+import { sqlJobQueue } from '../../core/jobs/job-queue.ts';
 import { createSharedServices } from './services.ts';
 import type { AppEnv, Services } from './env.ts';
 import { validationHook } from './validation-hook.ts';
@@ -52,7 +53,7 @@ export const edgeFunction = (group: OpenAPIHono<AppEnv>, mount: EdgeMount): Edge
 
   const perRequestServices: ServicesProvider = async (c, next) => {
     const env = c.env as EnvSource;
-    if (isolate?.env !== env) isolate = { env, shared: createSharedServices(env), databaseUrl: edgeDatabaseUrl(env) };
+    if (isolate?.env !== env) isolate = { env, shared: { ...createSharedServices(env), jobs: sqlJobQueue() }, databaseUrl: edgeDatabaseUrl(env) };
     const connection = connectDatabaseWithGraph(isolate.databaseUrl, mount.graph ?? {}, { max: 1 });
     c.set('services', { ...isolate.shared, db: connection.db });
     try {
