@@ -7,7 +7,8 @@ import type { RunningWorker } from './worker.ts';
 import { createTestDatabase, type TestDatabase } from '../test/rig/databases.ts';
 import { runJob, startTestWorker, testWorkerDeps } from '../test/rig/jobs.ts';
 import { PgBoss } from 'pg-boss';
-import { createJobQueue, sqlJobQueue, type JobQueue } from '../core/jobs/job-queue.ts';
+import { createJobQueue, type JobQueue } from '../core/jobs/job-queue.ts';
+import { sqlJobQueue } from '../core/jobs/sql-job-queue.ts';
 import { parseJobPayload } from '../core/jobs/payloads.ts';
 import { QUEUE_NAMES } from '../core/jobs/queues.ts';
 

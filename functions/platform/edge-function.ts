@@ -4,7 +4,7 @@ import type { EnvSource } from '../../core/settings/env-readers.ts';
 import { readDatabaseUrl } from '../../core/settings/database-url.ts';
 import { connectDatabaseWithGraph } from '../../db/client.ts';
 import type { RelationalGraph } from '../../db/relational-graphs.ts';
-import { sqlJobQueue } from '../../core/jobs/job-queue.ts';
+import { sqlJobQueue } from '../../core/jobs/sql-job-queue.ts';
 import { createSharedServices } from './services.ts';
 import type { AppEnv, Services } from './env.ts';
 import { validationHook } from './validation-hook.ts';
