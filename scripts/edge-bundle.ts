@@ -159,6 +159,27 @@ export const unusedOnEdge: Plugin = {
   },
 };
 
+/**
+ * Modules that read files when loaded (the verify page's own scripts and styles, `node:fs`), which an edge
+ * runtime cannot: in the bundle each is replaced by its values as loaded now, in Node, at bundle time
+ * (Maps as Maps, the rest as JSON). So whatever the module reads, the bundle serves the same.
+ */
+const LOADED_AT_BUNDLE_TIME = [join('functions', 'verify-page', 'page-assets.ts')];
+
+export const filesInlinedAtBundleTime: Plugin = {
+  name: 'files-inlined-at-bundle-time',
+  setup(builder) {
+    const filter = new RegExp(`(${LOADED_AT_BUNDLE_TIME.map((f) => f.replaceAll('.', '\\.').replaceAll(sep, `\\${sep}`)).join('|')})$`);
+    builder.onLoad({ filter }, async (args) => {
+      const loaded = (await import(args.path)) as Record<string, unknown>;
+      const values = Object.entries(loaded).map(([name, value]) =>
+        value instanceof Map ? `export const ${name} = new Map(${JSON.stringify([...value])});` : `export const ${name} = ${JSON.stringify(value)};`,
+      );
+      return { contents: values.join('\n'), loader: 'js' };
+    });
+  },
+};
+
 const SCHEMA_DIR = fileURLToPath(new URL('../db/schema/', import.meta.url));
 
 /**
@@ -199,7 +220,7 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     plugins:
       platform === 'browser'
         ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
-        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects],
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, filesInlinedAtBundleTime],
     metafile: true,
     logLevel: 'error',
   });

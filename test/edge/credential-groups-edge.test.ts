@@ -14,10 +14,11 @@ import { startTestWorker } from '../rig/jobs.ts';
 import { providerBit, recordCredential, statusProviderFixture } from '../rig/status-fixtures.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 import { startVerifyRig, type VerifyRig } from '../rig/verify-rig.ts';
+import { PAGE_ASSETS } from '../../functions/verify-page/page-assets.ts';
 
 /**
  * The credential groups that run at the edge (verification, status, batches, the library), bundled as
- * deployed and run in workerd (miniflare) against the same database, IDP, VC service and sources as the
+ * deployed and run in workerd, with the verify page, (miniflare) against the same database, IDP, VC service and sources as the
  * Node test app, which makes the fixtures. A batch submitted at the edge is queued by plain SQL in the
  * submission's transaction; the verify limits are the shared ones in PostgreSQL, keyed by CF-Connecting-IP.
  */
@@ -30,12 +31,13 @@ describe('credential groups as edge functions in workerd', () => {
   let tenantId: string;
   let provider: Awaited<ReturnType<typeof statusProviderFixture>>;
   const base = 'http://edge.test';
-  const groups = ['credential-verification', 'credential-status', 'credential-batches', 'library'] as const;
+  const groups = ['credential-verification', 'credential-status', 'credential-batches', 'library', 'verify-page'] as const;
   const routes: Record<(typeof groups)[number], string> = {
     'credential-verification': '*/api/v1/credentials/verify*',
     'credential-batches': '*/api/v1/credentials/batches*',
     'credential-status': '*/api/v1/credentials/*',
     library: '*/api/v1/library*',
+    'verify-page': '*/verify*',
   };
 
   const call = async (method: string, path: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
@@ -44,7 +46,8 @@ describe('credential groups as edge functions in workerd', () => {
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     const response = await mf.dispatchFetch(`${base}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    const json = response.headers.get('content-type')?.startsWith('application/json');
+    return { status: response.status, body: json && text ? JSON.parse(text) : undefined, text, headers: response.headers };
   };
 
   beforeAll(async () => {
@@ -137,5 +140,22 @@ describe('credential groups as edge functions in workerd', () => {
     expect(list.body.data.map((r: { id: string }) => r.id)).toContain(id);
     expect((await call('GET', `/api/v1/library/${id}`, { token })).status).toBe(200);
     expect((await call('GET', `/api/v1/library/${id}`, { token: await rig.t.token('tenantB') })).status).toBe(404);
+  });
+
+  it('serves the verify page and its own assets (inlined at bundle time) as the Node web process does; its template route names a bad url', async () => {
+    const page = await call('GET', '/verify');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toBeTruthy();
+    for (const [name, asset] of PAGE_ASSETS) {
+      const res = await call('GET', `/verify/${name}`);
+      expect(res.status, name).toBe(200);
+      expect(res.headers.get('content-type')).toBe(asset.contentType);
+      expect(res.text === asset.body, name).toBe(true);
+    }
+    expect((await call('GET', '/verify/not-an-asset.js')).status).toBe(404);
+    const bad = await call('GET', '/verify/template?url=ftp://x', { headers: { 'cf-connecting-ip': '203.0.113.9' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('url: must be an http(s) URL');
   });
 });
