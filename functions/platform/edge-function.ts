@@ -4,7 +4,7 @@ import type { EnvSource } from '../../core/settings/env-readers.ts';
 import { readDatabaseUrl } from '../../core/settings/database-url.ts';
 import { connectDatabaseWithGraph } from '../../db/client.ts';
 import type { RelationalGraph } from '../../db/relational-graphs.ts';
-import { sqlJobQueue } from '../../core/jobs/sql-job-queue.ts';
+import type { JobQueue } from '../../core/jobs/sql-job-queue.ts';
 import { createSharedServices } from './services.ts';
 import type { AppEnv, Services } from './env.ts';
 import { validationHook } from './validation-hook.ts';
@@ -39,6 +39,11 @@ export interface EdgeMount extends MountOptions {
    * out. Its bundle then carries only the tables its code names (test/edge/relational-graphs.test.ts).
    */
   graph?: RelationalGraph;
+  /**
+   * The job queue of a group that enqueues (`sqlJobQueue`: plain SQL in the caller's transaction, no pg-boss),
+   * passed by that group's entry so that other bundles do not carry it.
+   */
+  jobs?: () => JobQueue;
 }
 
 /**
@@ -53,7 +58,10 @@ export const edgeFunction = (group: Hono<AppEnv>, mount: EdgeMount): EdgeFunctio
 
   const perRequestServices: ServicesProvider = async (c, next) => {
     const env = c.env as EnvSource;
-    if (isolate?.env !== env) isolate = { env, shared: { ...createSharedServices(env), jobs: sqlJobQueue() }, databaseUrl: edgeDatabaseUrl(env) };
+    if (isolate?.env !== env) {
+      const jobs = mount.jobs?.();
+      isolate = { env, shared: { ...createSharedServices(env), ...(jobs ? { jobs } : {}) }, databaseUrl: edgeDatabaseUrl(env) };
+    }
     const connection = connectDatabaseWithGraph(isolate.databaseUrl, mount.graph ?? {}, { max: 1 });
     c.set('services', { ...isolate.shared, db: connection.db });
     try {
