@@ -106,6 +106,8 @@ const NOT_ON_EDGE = `() => { throw new Error('not bundled for the edge (scripts/
  *   declare their columns as objects (`pgTable(name, { id: text('id') })`), so the callback form never runs.
  * - postgres.js's logical-replication `sql.subscribe` and `sql.largeObject` (~5 KB): never used by us; without the
  *   real `Subscribe`, a client no longer builds its (unconnected) replication client on every request either.
+ * - postcss inside sanitize-html (~90 KB, and Node's `path`, `url` and `fs`): it parses style attributes and checks
+ *   `allowedStyles`, neither of which our sanitiser asks for (`parseStyleAttributes: false`).
  */
 export const unusedOnEdge: Plugin = {
   name: 'unused-on-edge',
@@ -143,6 +145,11 @@ export const unusedOnEdge: Plugin = {
         specifier: /^\.\/large\.js$/,
         contents: () => `export default ${NOT_ON_EDGE};`,
       },
+      {
+        importer: join('sanitize-html', 'index.js'),
+        specifier: /^postcss$/,
+        contents: () => `export const parse = ${NOT_ON_EDGE};`,
+      },
     ];
     for (const { importer, specifier, contents } of standIns) {
       builder.onResolve({ filter: specifier }, (args) =>
@@ -177,6 +184,28 @@ export const filesInlinedAtBundleTime: Plugin = {
       );
       return { contents: values.join('\n'), loader: 'js' };
     });
+  },
+};
+
+const SANITISER_POOL = join('core', 'render-templates', 'sanitize-pool.ts');
+
+/**
+ * Render-template sanitising runs in worker threads on Node (core/render-templates/sanitize-pool.ts: piscina, so
+ * a hostile template cannot stall the event loop), which an edge runtime has not; there the same sanitiser runs
+ * in the request, bounded by the runtime's own CPU limit per request.
+ */
+export const sanitiserInline: Plugin = {
+  name: 'sanitiser-inline',
+  setup(builder) {
+    builder.onLoad({ filter: new RegExp(`${SANITISER_POOL.replaceAll('.', '\\.').replaceAll(sep, `\\${sep}`)}$`) }, (args) => ({
+      contents: [
+        `import { sanitizeTemplate } from './sanitize.ts';`,
+        `export const sanitizeOffThread = async (html) => sanitizeTemplate(html);`,
+        `export const closeSanitiserPool = async () => {};`,
+      ].join('\n'),
+      resolveDir: dirname(args.path),
+      loader: 'ts',
+    }));
   },
 };
 
@@ -220,7 +249,7 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     plugins:
       platform === 'browser'
         ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
-        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, filesInlinedAtBundleTime],
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, filesInlinedAtBundleTime, sanitiserInline],
     metafile: true,
     logLevel: 'error',
   });
