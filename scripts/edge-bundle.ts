@@ -286,8 +286,8 @@ export interface EdgeEntry {
 }
 
 /**
- * Every edge entry: each resource group with `functions/<group>/edge.ts`, and the storage service (the
- * AWS SDK needs `browser` file maps and the DOM-free XML parser, see above). Wrangler deploys our
+ * Every edge entry: each resource group with `functions/<group>/edge.ts`, the storage service (the
+ * AWS SDK needs `browser` file maps and the DOM-free XML parser, see above) and the VC service. Wrangler deploys our
  * bundles as they are, so what is measured and size-guarded here is what runs.
  */
 export const edgeEntries = (functionsDir = 'functions'): EdgeEntry[] => [
@@ -298,6 +298,7 @@ export const edgeEntries = (functionsDir = 'functions'): EdgeEntry[] => [
       return { group: d.name, entry, platform: 'neutral' as const, main: `dist/edge/${d.name}.js` };
     }),
   { group: 'storage', entry: 'storage-service/edge.ts', platform: 'browser', main: 'dist/edge/storage.js' },
+  { group: 'vc', entry: 'vc-service/edge.ts', platform: 'neutral', main: 'dist/edge/vc.js' },
 ];
 
 /**
