@@ -6,7 +6,9 @@ import { defineConsumer, type Consumer } from './consumer.ts';
 import type { RunningWorker } from './worker.ts';
 import { createTestDatabase, type TestDatabase } from '../test/rig/databases.ts';
 import { runJob, startTestWorker, testWorkerDeps } from '../test/rig/jobs.ts';
+import { PgBoss } from 'pg-boss';
 import { createJobQueue, type JobQueue } from '../core/jobs/job-queue.ts';
+import { sqlJobQueue } from '../core/jobs/sql-job-queue.ts';
 import { parseJobPayload } from '../core/jobs/payloads.ts';
 import { QUEUE_NAMES } from '../core/jobs/queues.ts';
 
@@ -71,6 +73,43 @@ describe('jobs contract over a real database', () => {
 
     for (let i = 0; i < 300 && handled.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(handled).toEqual([{ id, payload: issueBatch.payload }]);
+  });
+
+  it('the plain-SQL enqueue (as on the edge: no pg-boss in the producer) writes the row pg-boss itself writes, and the worker runs it', async () => {
+    const edgeQueue = sqlJobQueue();
+    const startAfter = new Date(Date.now() + 3_600_000);
+    const payload = { tenantId: 't2', batchId: 'b2' };
+    const sqlId = await handle.db.transaction((tx) => edgeQueue.enqueue(tx, { queue: QUEUE_NAMES.issueBatch, payload }, { startAfter, expireInSeconds: 77 }));
+    // pg-boss's own send with the same options, for comparison.
+    const boss = new PgBoss({ connectionString: database.url, max: 1, supervise: false, schedule: false });
+    await boss.start();
+    const bossId = (await boss.send(QUEUE_NAMES.issueBatch, payload, { startAfter, expireInSeconds: 77 }))!;
+    await boss.stop({ graceful: false });
+    const rowOf = async (id: string) => {
+      const [row] = await handle.db.execute<Record<string, unknown>>(sql`select * from pgboss.job where id = ${id}`);
+      const { id: _id, created_on: _created, ...rest } = row!;
+      return rest;
+    };
+    const [ours, theirs] = [await rowOf(sqlId), await rowOf(bossId)];
+    expect(ours).toEqual(theirs);
+    expect(ours).toMatchObject({ state: 'created', expire_seconds: 77, retry_limit: 4, retry_backoff: true, policy: 'standard', data: payload });
+    await handle.db.execute(sql`delete from pgboss.job where id in (${sqlId}, ${bossId})`);
+
+    const due = { tenantId: 't3', batchId: 'b3' };
+    const id = await handle.db.transaction((tx) => edgeQueue.enqueue(tx, { queue: QUEUE_NAMES.issueBatch, payload: due }));
+    for (let i = 0; i < 300 && !handled.some((h) => h.id === id); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(handled).toContainEqual({ id, payload: due });
+  });
+
+  it('the plain-SQL enqueue names a queue that is not set up', async () => {
+    const other = await createTestDatabase();
+    const bare = connectDatabase(other.url, { max: 1 });
+    try {
+      await expect(bare.db.transaction((tx) => sqlJobQueue().enqueue(tx, issueBatch))).rejects.toThrow(`Job queue ${QUEUE_NAMES.issueBatch} is not set up`);
+    } finally {
+      await bare.close();
+      await other.drop();
+    }
   });
 
   it('enqueue refuses a payload of the wrong shape before writing anything', async () => {

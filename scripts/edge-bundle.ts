@@ -106,6 +106,8 @@ const NOT_ON_EDGE = `() => { throw new Error('not bundled for the edge (scripts/
  *   declare their columns as objects (`pgTable(name, { id: text('id') })`), so the callback form never runs.
  * - postgres.js's logical-replication `sql.subscribe` and `sql.largeObject` (~5 KB): never used by us; without the
  *   real `Subscribe`, a client no longer builds its (unconnected) replication client on every request either.
+ * - postcss inside sanitize-html (~90 KB, and Node's `path`, `url` and `fs`): it parses style attributes and checks
+ *   `allowedStyles`, neither of which our sanitiser asks for (`parseStyleAttributes: false`).
  */
 export const unusedOnEdge: Plugin = {
   name: 'unused-on-edge',
@@ -143,6 +145,11 @@ export const unusedOnEdge: Plugin = {
         specifier: /^\.\/large\.js$/,
         contents: () => `export default ${NOT_ON_EDGE};`,
       },
+      {
+        importer: join('sanitize-html', 'index.js'),
+        specifier: /^postcss$/,
+        contents: () => `export const parse = ${NOT_ON_EDGE};`,
+      },
     ];
     for (const { importer, specifier, contents } of standIns) {
       builder.onResolve({ filter: specifier }, (args) =>
@@ -155,6 +162,49 @@ export const unusedOnEdge: Plugin = {
       contents: (args.pluginData as (real: string) => string)(args.path),
       resolveDir: dirname(args.path),
       loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Modules that read files when loaded (the verify page's own scripts and styles, `node:fs`), which an edge
+ * runtime cannot: in the bundle each is replaced by its values as loaded now, in Node, at bundle time
+ * (Maps as Maps, the rest as JSON). So whatever the module reads, the bundle serves the same.
+ */
+const LOADED_AT_BUNDLE_TIME = [join('functions', 'verify-page', 'page-assets.ts')];
+
+export const filesInlinedAtBundleTime: Plugin = {
+  name: 'files-inlined-at-bundle-time',
+  setup(builder) {
+    const filter = new RegExp(`(${LOADED_AT_BUNDLE_TIME.map((f) => f.replaceAll('.', '\\.').replaceAll(sep, `\\${sep}`)).join('|')})$`);
+    builder.onLoad({ filter }, async (args) => {
+      const loaded = (await import(args.path)) as Record<string, unknown>;
+      const values = Object.entries(loaded).map(([name, value]) =>
+        value instanceof Map ? `export const ${name} = new Map(${JSON.stringify([...value])});` : `export const ${name} = ${JSON.stringify(value)};`,
+      );
+      return { contents: values.join('\n'), loader: 'js' };
+    });
+  },
+};
+
+const SANITISER_POOL = join('core', 'render-templates', 'sanitize-pool.ts');
+
+/**
+ * Render-template sanitising runs in worker threads on Node (core/render-templates/sanitize-pool.ts: piscina, so
+ * a hostile template cannot stall the event loop), which an edge runtime has not; there the same sanitiser runs
+ * in the request, bounded by the runtime's own CPU limit per request.
+ */
+export const sanitiserInline: Plugin = {
+  name: 'sanitiser-inline',
+  setup(builder) {
+    builder.onLoad({ filter: new RegExp(`${SANITISER_POOL.replaceAll('.', '\\.').replaceAll(sep, `\\${sep}`)}$`) }, (args) => ({
+      contents: [
+        `import { sanitizeTemplate } from './sanitize.ts';`,
+        `export const sanitizeOffThread = async (html) => sanitizeTemplate(html);`,
+        `export const closeSanitiserPool = async () => {};`,
+      ].join('\n'),
+      resolveDir: dirname(args.path),
+      loader: 'ts',
     }));
   },
 };
@@ -199,7 +249,7 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     plugins:
       platform === 'browser'
         ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
-        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects],
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, filesInlinedAtBundleTime, sanitiserInline],
     metafile: true,
     logLevel: 'error',
   });
@@ -236,8 +286,8 @@ export interface EdgeEntry {
 }
 
 /**
- * Every edge entry: each resource group with `functions/<group>/edge.ts`, and the storage service (the
- * AWS SDK needs `browser` file maps and the DOM-free XML parser, see above). Wrangler deploys our
+ * Every edge entry: each resource group with `functions/<group>/edge.ts`, the storage service (the
+ * AWS SDK needs `browser` file maps and the DOM-free XML parser, see above) and the VC service. Wrangler deploys our
  * bundles as they are, so what is measured and size-guarded here is what runs.
  */
 export const edgeEntries = (functionsDir = 'functions'): EdgeEntry[] => [
@@ -248,6 +298,7 @@ export const edgeEntries = (functionsDir = 'functions'): EdgeEntry[] => [
       return { group: d.name, entry, platform: 'neutral' as const, main: `dist/edge/${d.name}.js` };
     }),
   { group: 'storage', entry: 'storage-service/edge.ts', platform: 'browser', main: 'dist/edge/storage.js' },
+  { group: 'vc', entry: 'vc-service/edge.ts', platform: 'neutral', main: 'dist/edge/vc.js' },
 ];
 
 /**

@@ -1,82 +1,73 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /** Fetches a did:web document: the parsed JSON body, or throws with the reason. */
 export type DocumentFetcher = (url: URL) => Promise<unknown>;
 
-const MAX_BYTES = 1_048_576;
-const TIMEOUT_MS = 10_000;
+/** One GET of a hop: its status, redirect target and body (at most MAX_BYTES), within TIMEOUT_MS. */
+export type HopFetcher = (url: URL) => Promise<{ status: number; location?: string; body: Uint8Array }>;
+
+export const MAX_BYTES = 1_048_576;
+export const TIMEOUT_MS = 10_000;
 const MAX_REDIRECTS = 3;
+export const ACCEPT = 'application/did+json, application/json';
+export const TOO_LARGE = 'the DID document is larger than 1 MiB';
+export const TOO_SLOW = 'the DID document did not arrive within 10 s';
 
-const isPublic = (address: string) => {
-  const parsed = ipaddr.process(address);
-  return parsed.range() === 'unicast';
-};
-
-/**
- * The address guard sits in the connection's own DNS lookup, so the address checked is the one
- * connected to (no second resolution an attacker could answer differently).
- */
-const guardedLookup =
-  (allowPrivate: boolean): LookupFunction =>
-  (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const list = addresses as unknown as LookupAddress[];
-      const refused = list.find((a) => !allowPrivate && !isPublic(a.address));
-      if (refused) return callback(new Error(`${hostname} resolves to a non-public address`), '', 0);
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      const first = list[0];
-      if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
-      callback(null, first.address, first.family);
-    });
-  };
-
-const getOnce = (url: URL, lookup: LookupFunction, ca: string | undefined) =>
-  new Promise<{ status: number; location?: string; body: Buffer }>((resolve, reject) => {
-    const options = { method: 'GET', lookup, ca, timeout: TIMEOUT_MS, headers: { accept: 'application/did+json, application/json' } };
-    const req = request(url, options, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_BYTES) {
-          req.destroy(new Error('the DID document is larger than 1 MiB'));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('the DID document did not arrive within 10 s')));
-    req.on('error', reject);
-    req.end();
-  });
+export const isPublic = (address: string) => ipaddr.process(address).range() === 'unicast';
 
 /**
- * did:web documents over HTTPS only, with the bounds of the main API's guarded fetch: public
- * addresses on every hop (unless `allowPrivate`), 10 s per hop, 1 MiB, at most 3 redirects.
+ * did:web documents over HTTPS only, with the bounds of the main API's guarded fetch: public addresses
+ * (unless `allowPrivate`; addresses written in the URL are checked here, names by the hop fetcher where it
+ * can resolve them), 10 s per hop, 1 MiB, at most 3 redirects.
  */
-export const createDocumentFetcher =
-  (options: { allowPrivate: boolean; /** Trusted certificates instead of Node's bundle (tests). */ ca?: string }): DocumentFetcher =>
+export const documentFetcherOver =
+  (getOnce: HopFetcher, allowPrivate: boolean): DocumentFetcher =>
   async (start) => {
-    const lookup = guardedLookup(options.allowPrivate);
     let url = start;
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'https:') throw new Error(`${url.href} is not HTTPS`);
       // An address written in the URL is connected to without a lookup: check it here.
       const literal = url.hostname.replace(/^\[|\]$/g, '');
-      if (ipaddr.isValid(literal) && !options.allowPrivate && !isPublic(literal)) throw new Error(`${url.host} is not a public address`);
-      const { status, location, body } = await getOnce(url, lookup, options.ca);
+      if (ipaddr.isValid(literal) && !allowPrivate && !isPublic(literal)) throw new Error(`${url.host} is not a public address`);
+      const { status, location, body } = await getOnce(url);
       if (status >= 300 && status < 400 && location) {
         if (hop >= MAX_REDIRECTS) throw new Error('more than 3 redirects');
         url = new URL(location, url);
         continue;
       }
       if (status !== 200) throw new Error(`${url.href} answered HTTP ${status}`);
-      return JSON.parse(body.toString('utf8')) as unknown;
+      return JSON.parse(new TextDecoder().decode(body)) as unknown;
     }
   };
+
+/**
+ * The hop fetcher of edge runtimes: the runtime's fetch (no DNS of our own to pin, and a worker's fetch
+ * reaches public hosts only), manual redirects, the same byte cap and time limit.
+ */
+export const createFetchDocumentFetcher = (options: { allowPrivate: boolean }): DocumentFetcher =>
+  documentFetcherOver(async (url) => {
+    const res = await fetch(url, { headers: { accept: ACCEPT }, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) }).catch((error: unknown) => {
+      throw new Error((error as Error).name === 'TimeoutError' ? TOO_SLOW : String(error));
+    });
+    if (Number(res.headers.get('content-length') ?? 0) > MAX_BYTES) throw new Error(TOO_LARGE);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = res.body?.getReader();
+    while (reader) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BYTES) {
+        await reader.cancel();
+        throw new Error(TOO_LARGE);
+      }
+      chunks.push(value);
+    }
+    const body = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return { status: res.status, location: res.headers.get('location') ?? undefined, body };
+  }, options.allowPrivate);

@@ -37,7 +37,7 @@ const KEY_CACHE_MS = 60_000;
 
 /**
  * The DIDs this service holds, with their keys (sealed by the vault). Signing keys are decrypted
- * once and cached as KeyObjects per process.
+ * once and cached as CryptoKeys per process (per request at the edge).
  */
 export const createIdentifierStore = (sql: postgres.Sql, vault: KeyVault, logger: Logger) => {
   const keyCache = new Map<string, { key: Ed25519Key; expires: number }>();
@@ -56,12 +56,13 @@ export const createIdentifierStore = (sql: postgres.Sql, vault: KeyVault, logger
 
     async create(alias: string): Promise<Identifier> {
       const did = didOfAlias(alias);
-      const key = generateEd25519();
+      const key = await generateEd25519();
+      const sealed = await vault.seal(key.privateKey);
       const created = await sql.begin(async (tx) => {
         const [row] = await tx`insert into vc_service.identifiers (did, alias) values (${did}, ${alias}) on conflict do nothing returning did`;
         if (!row) return false;
         await tx`insert into vc_service.keys (kid, did, public_key_hex, private_key)
-          values (${key.publicKeyHex}, ${did}, ${key.publicKeyHex}, ${vault.seal(key.privateKey)})`;
+          values (${key.publicKeyHex}, ${did}, ${key.publicKeyHex}, ${sealed})`;
         await tx`select pg_notify(${CHANGED}, ${did})`;
         return true;
       });
@@ -100,7 +101,7 @@ export const createIdentifierStore = (sql: postgres.Sql, vault: KeyVault, logger
         keyCache.delete(did);
         return undefined;
       }
-      const key = vault.open(row.private_key);
+      const key = await vault.open(row.private_key);
       keyCache.set(did, { key, expires: Date.now() + KEY_CACHE_MS });
       return key;
     },

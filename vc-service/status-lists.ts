@@ -1,5 +1,4 @@
 import { Bitstring } from '@digitalbazaar/bitstring';
-import { createHash } from 'node:crypto';
 import type postgres from 'postgres';
 import { asObject, invalidArgument, notFoundError, requiredText } from './errors.ts';
 import type { IdentifierStore } from './identifiers.ts';
@@ -68,7 +67,9 @@ export const createStatusLists = (deps: { sql: postgres.Sql; identifiers: Identi
       credentialSubject: { id: `${url}#list`, type: 'BitstringStatusList', statusPurpose: purpose, encodedList },
     };
     const text = JSON.stringify(await envelope(credential, issuer, key));
-    return { text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` };
+    // WebCrypto, so it runs at the edge as on Node.
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+    return { text, etag: `"${btoa(String.fromCharCode(...digest)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '').slice(0, 27)}"` };
   };
 
   /** The list id a URL of ours names, or undefined for anyone else's URL. */

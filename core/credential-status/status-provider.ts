@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { AdapterError } from '../adapters/adapter-errors.ts';
 import type { StatusEntry } from '../adapters/vc/vc-adapter.ts';
 import { vcAdapterFor, type VcDeps, type VcInstance } from '../dids/vc-instance.ts';
+import { bytesToBase64Url } from '../crypto/encoding.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logging/logger.ts';
 
@@ -58,9 +58,11 @@ export const statusProvider = async (deps: VcDeps & { logger: Logger }, instance
     throw new ApiError(500, 'The VC service instance of this credential could not be read', 'RECORD_UNREADABLE');
   }
   const { adapter, config } = opened;
+  // WebCrypto, so it runs at the edge as on Node.
+  const urlDigest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(config.baseUrl.replace(/\/+$/, ''))));
   return {
     /** Names the VC service this instance points at now: its id and a digest of its base URL. */
-    fingerprint: `${instance.id}:${createHash('sha256').update(config.baseUrl.replace(/\/+$/, '')).digest('base64url').slice(0, 22)}`,
+    fingerprint: `${instance.id}:${bytesToBase64Url(urlDigest).slice(0, 22)}`,
     set: (entry: StatusEntry, issuerDid: string, value: boolean, deadline: number): Promise<ProviderAnswer<boolean>> =>
       withinDeadline(deadline, async () => {
         const answer = await adapter.setStatus(entry, issuerDid, value);

@@ -1,25 +1,10 @@
-import { sql } from 'drizzle-orm';
-import { fromDrizzle, PgBoss } from 'pg-boss';
-import type { Queryable } from '../../db/client.ts';
+import { PgBoss } from 'pg-boss';
 import type { Logger } from '../logging/logger.ts';
-import { parseJobPayload, type Job } from './payloads.ts';
-import { DEFAULT_QUEUE_SETTINGS, queueDefinitions, type QueueDefinition, type QueueName } from './queues.ts';
+import { parseJobPayload } from './payloads.ts';
+import { sqlJobQueue, type JobQueue } from './sql-job-queue.ts';
+import { DEFAULT_QUEUE_SETTINGS, queueDefinitions, type QueueDefinition } from './queues.ts';
 
-export interface EnqueueOptions {
-  /** Not before this instant (a deferred continuation). */
-  startAfter?: Date;
-  /** This job's own expiry, overriding the queue's (the first batch job carries the web process's job timeout). */
-  expireInSeconds?: number;
-}
-
-export interface JobQueue {
-  /**
-   * Writes the job in the caller's transaction: it exists exactly when the transaction commits,
-   * so a state change and the job that carries it on are never apart. Returns the job id.
-   */
-  enqueue(tx: Queryable, job: Job, options?: EnqueueOptions): Promise<string>;
-  close(): Promise<void>;
-}
+export type { EnqueueOptions, JobQueue } from './sql-job-queue.ts';
 
 /**
  * Creates the given queues that do not exist yet, with their policies (pg-boss fixes a policy at
@@ -44,34 +29,36 @@ export const ensureQueues = async (boss: PgBoss, definitions: QueueDefinition[],
 };
 
 /**
- * The producer side of the jobs contract (web and CLI import only this). pg-boss writes through the
- * caller's transaction (`send(…, { db })`); its own small pool only reads queue metadata, and it
- * starts on the first enqueue without maintenance or schedules (the worker runs those). On that
- * first start it creates the queues it sends to when missing, so producing never depends on a
- * worker having run.
+ * The producer side of the jobs contract for Node processes (web and CLI import only this): the same
+ * plain-SQL enqueue as the edge (sqlJobQueue), after making sure once that pg-boss's schema and the
+ * queues it sends to exist, so producing never depends on a worker having run. pg-boss starts for that
+ * alone (one connection, no maintenance or schedules; the worker runs those) and stops again.
  */
 export const createJobQueue = (databaseUrl: string, logger: Logger): JobQueue => {
-  let started: Promise<PgBoss> | undefined;
-  const producer = () =>
-    (started ??= (async () => {
+  let installed: Promise<void> | undefined;
+  const install = () =>
+    (installed ??= (async () => {
       const boss = new PgBoss({ connectionString: databaseUrl, max: 1, application_name: 'css-producer', supervise: false, schedule: false });
       boss.on('error', (error) => logger.warn('Job queue connection problem', { error: String(error) }));
       await boss.start();
-      await ensureQueues(boss, queueDefinitions(DEFAULT_QUEUE_SETTINGS));
-      return boss;
+      try {
+        await ensureQueues(boss, queueDefinitions(DEFAULT_QUEUE_SETTINGS));
+      } finally {
+        await boss.stop({ graceful: false });
+      }
     })().catch((error) => {
-      started = undefined; // try again on the next enqueue
+      installed = undefined; // try again on the next enqueue
       throw error;
     }));
+  const queue = sqlJobQueue();
   return {
-    enqueue: async (tx, job, options = {}) => {
-      const payload = parseJobPayload(job.queue, job.payload);
-      const id = await (await producer()).send(job.queue as QueueName, payload, { db: fromDrizzle(tx, sql), ...options });
-      if (!id) throw new Error(`Job not created in ${job.queue}`);
-      return id;
+    enqueue: async (tx, job, options) => {
+      parseJobPayload(job.queue, job.payload);
+      await install();
+      return queue.enqueue(tx, job, options);
     },
     close: async () => {
-      if (started) await (await started.catch(() => undefined))?.stop({ graceful: false });
+      await installed?.catch(() => undefined);
     },
   };
 };

@@ -11,7 +11,7 @@ import { SANITIZE_BUDGET_MS } from './template-limits.ts';
 const THREADS = 2;
 let pool: { piscina: Piscina; warm: Promise<unknown> } | undefined;
 
-/** The pool, its threads started and jsdom loaded in each (seconds on a busy machine) before any budget runs. */
+/** The pool, its threads started and the sanitiser loaded in each before any budget runs. */
 const sanitiserPool = () => {
   if (!pool) {
     const piscina = new Piscina({

@@ -10,3 +10,4 @@ export * from './dids.ts';
 export * from './credentials.ts';
 export * from './credential-batches.ts';
 export * from './library.ts';
+export * from './request-limits.ts';

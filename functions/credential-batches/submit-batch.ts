@@ -46,7 +46,7 @@ export const registerSubmitBatch = (app: OpenAPIHono<AppEnv>) =>
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     if (key === undefined) throw badRequest(`${IDEMPOTENCY_HEADER}: is required`);
     c.req.valid('json');
-    if (!services.jobs) throw new Error('This runtime has no job queue: batches are accepted by the Node web process only');
+    if (!services.jobs) throw new Error('This runtime was given no job queue (the Node web process and the credential-batches edge entry have one)');
     const { settings } = services;
     const { batchId } = await submitBatch(
       { db: services.db, box: services.secretBox, jobs: services.jobs, settings: { ...settings.batches, maxItemBytes: settings.maxRequestBodyBytes } },

@@ -16,13 +16,14 @@ export const clientKeyOf = (address: string | undefined): string => {
 
 /**
  * Who is calling, for per-client limits: the socket's peer address. There is no trusted-proxy setting,
- * so forwarded headers, which any client can write, are never read. Runtimes without a socket (edge)
- * share one key.
+ * so forwarded headers, which any client can write, are never read on Node. An edge function has no
+ * socket: there the address is Cloudflare's `CF-Connecting-IP`, which Cloudflare itself sets on every
+ * request reaching a worker (a client's own value is replaced). Without either, callers share one key.
  */
 export const clientAddress = (c: Context): string => {
   try {
     return clientKeyOf(getConnInfo(c).remote.address);
   } catch {
-    return clientKeyOf(undefined);
+    return clientKeyOf(c.req.header('cf-connecting-ip'));
   }
 };

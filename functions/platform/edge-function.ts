@@ -1,9 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { ExecutionContext } from 'hono';
+import type { ExecutionContext, Hono } from 'hono';
 import type { EnvSource } from '../../core/settings/env-readers.ts';
 import { readDatabaseUrl } from '../../core/settings/database-url.ts';
 import { connectDatabaseWithGraph } from '../../db/client.ts';
 import type { RelationalGraph } from '../../db/relational-graphs.ts';
+import type { JobQueue } from '../../core/jobs/sql-job-queue.ts';
 import { createSharedServices } from './services.ts';
 import type { AppEnv, Services } from './env.ts';
 import { validationHook } from './validation-hook.ts';
@@ -38,6 +39,11 @@ export interface EdgeMount extends MountOptions {
    * out. Its bundle then carries only the tables its code names (test/edge/relational-graphs.test.ts).
    */
   graph?: RelationalGraph;
+  /**
+   * The job queue of a group that enqueues (`sqlJobQueue`: plain SQL in the caller's transaction, no pg-boss),
+   * passed by that group's entry so that other bundles do not carry it.
+   */
+  jobs?: () => JobQueue;
 }
 
 /**
@@ -47,12 +53,15 @@ export interface EdgeMount extends MountOptions {
  * with Hyperdrive that client connects to the pool's local endpoint, not to the database itself.
  * Migrations are not run here: the Node web or worker process owns them (`SKIP_MIGRATIONS` spirit).
  */
-export const edgeFunction = (group: OpenAPIHono<AppEnv>, mount: EdgeMount): EdgeFunction => {
+export const edgeFunction = (group: Hono<AppEnv>, mount: EdgeMount): EdgeFunction => {
   let isolate: { env: EnvSource; shared: Omit<Services, 'db'>; databaseUrl: string } | undefined;
 
   const perRequestServices: ServicesProvider = async (c, next) => {
     const env = c.env as EnvSource;
-    if (isolate?.env !== env) isolate = { env, shared: createSharedServices(env), databaseUrl: edgeDatabaseUrl(env) };
+    if (isolate?.env !== env) {
+      const jobs = mount.jobs?.();
+      isolate = { env, shared: { ...createSharedServices(env), ...(jobs ? { jobs } : {}) }, databaseUrl: edgeDatabaseUrl(env) };
+    }
     const connection = connectDatabaseWithGraph(isolate.databaseUrl, mount.graph ?? {}, { max: 1 });
     c.set('services', { ...isolate.shared, db: connection.db });
     try {

@@ -6,7 +6,7 @@ import type { Authenticator } from './auth/authenticator.ts';
 /** Everything a handler needs, handed over through the context (`c.get('services')`): the core deps plus the authenticator. */
 export interface Services extends Deps<WebSettings> {
   authenticator: Authenticator;
-  /** The producer side of the job queues (Node web process; absent on edge runtimes, which enqueue nothing). */
+  /** The producer side of the job queues: plain SQL in the caller's transaction (core/jobs/sql-job-queue.ts); at the edge only in groups that enqueue. */
   jobs?: JobQueue;
 }
 

@@ -10,7 +10,7 @@ const templateLimit = perClientLimit('template');
  * requests per client address, then 429 RATE_LIMITED with Retry-After in seconds.
  */
 export const templateRateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const refused = templateLimit.refused(c, c.get('services').settings.verifyBounds);
+  const refused = await templateLimit.refused(c, c.get('services').settings.verifyBounds);
   if (refused) return refused;
   await next();
 });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
-import { median, ROUNDS, recordRatio, startBenchStack } from './lib.ts';
+import { median, ROUNDS, recordRatio, startBenchStack, startServerProcess } from './lib.ts';
+import { childPidsNamed, cpuSecondsOf } from './process-cpu.ts';
 
 /**
  * Edge functions in workerd (Miniflare, as test/edge runs them).
@@ -15,8 +16,15 @@ import { median, ROUNDS, recordRatio, startBenchStack } from './lib.ts';
  *    floor (edge-floor.ts: the same per-request client and SQL in a bare worker), in alternating paired
  *    rounds; then once through a Hyperdrive binding. Locally Miniflare's Hyperdrive connects straight to
  *    the database (no pool), so the pooled gain only shows on Cloudflare.
+ * 3. Three groups at the edge beside the Node function (the whole web app, `npm run start:web`'s way, in a
+ *    process of its own) in the same run: warm sequential requests to registrars (GET by id), the library
+ *    (list) and the verify page (GET /verify), paired rounds, order alternating. Latency per request, and CPU
+ *    per request of the serving process (workerd, which also runs Miniflare's router, against the Node web
+ *    process), read from /proc around each side's requests.
  */
 const WARM_REQUESTS = Number(process.env.BENCH_EDGE_WARM_REQUESTS ?? 100);
+/** Warm requests per paired round of each side of the edge against the Node function. */
+const VERSUS_NODE_PER_ROUND = Number(process.env.BENCH_EDGE_VERSUS_NODE_PER_ROUND ?? 100);
 /** Warm requests per paired round of the app against its floor. */
 const WARM_PER_ROUND = Number(process.env.BENCH_EDGE_WARM_PER_ROUND ?? 40);
 const base = 'http://edge.test';
@@ -106,6 +114,98 @@ const warmRegistrars = async (hyperdrive: boolean) => {
   return { mf, id, headers };
 };
 
+/** `count` sequential requests: each one's ms, and the serving process's CPU µs per request. */
+const timedRun = async (pid: number, count: number, send: () => Promise<{ status: number; arrayBuffer(): Promise<ArrayBuffer> }>) => {
+  const cpuBefore = cpuSecondsOf(pid);
+  const times: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    const response = await send();
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${response.status} from pid ${pid}`);
+    times.push(performance.now() - started);
+  }
+  return { times, cpuMicros: ((cpuSecondsOf(pid) - cpuBefore) * 1e6) / count };
+};
+
+/** Section 3: registrars, library and the verify page at the edge against the Node web process. */
+const versusNode = async () => {
+  const groups = [
+    { group: 'registrars', route: '*/api/v1/registrars*' },
+    { group: 'library', route: '*/api/v1/library*' },
+    { group: 'verify-page', route: '*/verify*' },
+  ];
+  for (const { group } of groups) if (group !== 'registrars') await bundleEdgeEntry(`functions/${group}/edge.ts`, join(dir, `${group}.js`));
+  const node = await startServerProcess({ role: 'app', databaseUrl: stack.databaseUrl, settingsEnv: stack.settingsEnv });
+  const edge = new Miniflare({
+    workers: await Promise.all(groups.map(async ({ group, route }) => ({ ...common, name: group, ...(await moduleOf(join(dir, `${group}.js`))), bindings, routes: [route] }))),
+  });
+  try {
+    await edge.ready;
+    const [workerd, ...others] = childPidsNamed('workerd');
+    if (!workerd || others.length > 0) throw new Error(`expected one workerd child process, found ${[workerd, ...others].filter(Boolean).length}`);
+    const headers = { authorization: `Bearer ${await stack.token()}` };
+    const created = await fetch(`${node.url}/api/v1/registrars`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Edge against Node', namespace: 'edge-vs-node', url: 'https://edge.example.com' }),
+    });
+    if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    const paths: Record<string, string> = { registrars: `/api/v1/registrars/${id}`, library: '/api/v1/library?limit=20', 'verify-page': '/verify' };
+    const rows = [];
+    for (const { group } of groups) {
+      const path = paths[group]!;
+      const onNode = () => timedRun(node.pid!, VERSUS_NODE_PER_ROUND, () => fetch(`${node.url}${path}`, { headers }));
+      const onEdge = () => timedRun(workerd, VERSUS_NODE_PER_ROUND, () => edge.dispatchFetch(`${base}${path}`, { headers }));
+      await onNode();
+      await onEdge(); // warm-up of both
+      const nodeRounds: Awaited<ReturnType<typeof timedRun>>[] = [];
+      const edgeRounds: Awaited<ReturnType<typeof timedRun>>[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        if (round % 2 === 0) {
+          nodeRounds.push(await onNode());
+          edgeRounds.push(await onEdge());
+        } else {
+          edgeRounds.push(await onEdge());
+          nodeRounds.push(await onNode());
+        }
+      }
+      const latency = nodeRounds.map((run, i) => median(run.times) / median(edgeRounds[i]!.times));
+      const cpu = nodeRounds.map((run, i) => run.cpuMicros / edgeRounds[i]!.cpuMicros);
+      const medianMs = (runs: typeof nodeRounds) => median(runs.flatMap((r) => r.times));
+      const medianCpu = (runs: typeof nodeRounds) => Math.round(median(runs.map((r) => r.cpuMicros)));
+      rows.push(
+        { group, side: 'Node web process', 'median ms': medianMs(nodeRounds).toFixed(1), 'p90 ms': percentile(nodeRounds.flatMap((r) => r.times), 0.9).toFixed(1), 'CPU µs/req': medianCpu(nodeRounds) },
+        { group, side: 'edge (workerd)', 'median ms': medianMs(edgeRounds).toFixed(1), 'p90 ms': percentile(edgeRounds.flatMap((r) => r.times), 0.9).toFixed(1), 'CPU µs/req': medianCpu(edgeRounds) },
+      );
+      recordRatio({
+        measured: `edge warm GET ${path.replace(id, '{id}')} (latency)`,
+        reference: 'Node web process, same request',
+        ratio: median(latency),
+        low: Math.min(...latency),
+        high: Math.max(...latency),
+        rounds: ROUNDS,
+        detail: `${medianMs(edgeRounds).toFixed(1)} vs ${medianMs(nodeRounds).toFixed(1)} ms median`,
+      });
+      recordRatio({
+        measured: `edge warm GET ${path.replace(id, '{id}')} (CPU per request)`,
+        reference: 'Node web process, same request',
+        ratio: median(cpu),
+        low: Math.min(...cpu),
+        high: Math.max(...cpu),
+        rounds: ROUNDS,
+        detail: `${medianCpu(edgeRounds)} vs ${medianCpu(nodeRounds)} µs CPU/req`,
+      });
+    }
+    console.log(`\nThree groups at the edge beside the Node web process, ${ROUNDS} paired rounds of ${VERSUS_NODE_PER_ROUND} sequential requests, order alternating`);
+    console.table(rows);
+  } finally {
+    await edge.dispose();
+    await node.close();
+  }
+};
+
 try {
   const trivialRuns: { ready: number; firstResponse: number }[] = [];
   const registrarRuns: { ready: number; firstResponse: number }[] = [];
@@ -181,6 +281,8 @@ try {
   } finally {
     await pooled.mf.dispose();
   }
+
+  await versusNode();
 } finally {
   await stack.close();
   await rm(dir, { recursive: true, force: true });

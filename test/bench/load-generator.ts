@@ -1,6 +1,5 @@
 import autocannon from 'autocannon';
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpuSecondsOf } from './process-cpu.ts';
 
 /**
  * The load generator as its own program, so it never shares an event loop (or a process) with the
@@ -14,16 +13,6 @@ interface Job {
   /** The server's process: its CPU time (user + system, all threads) is read around the measured run. */
   serverPid?: number;
 }
-
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ), as the system states it. */
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-if (!Number.isInteger(TICKS_PER_SECOND) || TICKS_PER_SECOND <= 0) throw new Error('getconf CLK_TCK gave no clock tick rate');
-/** CPU seconds a process has used so far (fields 14 and 15 of /proc/<pid>/stat, after the command name). */
-const cpuSecondsOf = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-};
 
 let input = '';
 for await (const chunk of process.stdin) input += chunk;

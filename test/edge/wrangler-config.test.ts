@@ -48,4 +48,12 @@ describe('wrangler.toml', () => {
     expect(stdout).toContain('--dry-run: exiting now');
     expect(stdout).toContain('env.STORAGE_TYPE');
   }, 180_000);
+
+  it('deploys the VC service from our bundle, its secrets set per environment (dry run)', async () => {
+    const stdout = await dryRun('vc');
+    expect(stdout).toContain('dist/edge/vc.js');
+    expect(stdout).toContain('--dry-run: exiting now');
+    expect(stdout).toContain('env.PUBLIC_URL');
+    expect(stdout).toContain('env.HYPERDRIVE');
+  }, 180_000);
 });

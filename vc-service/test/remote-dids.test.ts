@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CompactSign, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '../../test/rig/databases.ts';
-import { createDocumentFetcher } from '../did-fetch.ts';
+import { createDocumentFetcher } from '../node-did-fetch.ts';
 import { startVcServer } from '../server.ts';
 import { API_KEY, KEY_ENCRYPTION_KEY, sampleCredential } from './vc-harness.ts';
 

@@ -1,0 +1,95 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type DatabaseHandle } from '../../db/client.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/rig/databases.ts';
+import { takeClientToken } from './client-rate-limit.ts';
+import { enterConcurrency, leaveConcurrency } from './concurrency-lease.ts';
+
+/** Two clients of one database, as two processes (or isolates) would have. */
+let database: TestDatabase;
+let one: DatabaseHandle;
+let two: DatabaseHandle;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  one = connectDatabase(database.url, { max: 4 });
+  two = connectDatabase(database.url, { max: 4 });
+});
+afterAll(async () => {
+  await one?.close();
+  await two?.close();
+  await database?.drop();
+});
+
+/** Moves a bucket's last update back, as if that much time had passed. */
+const pass = (scope: string, client: string, seconds: number) =>
+  one.db.execute(sql`update client_rate_buckets set updated_at = updated_at - ${seconds} * interval '1 second' where scope = ${scope} and client = ${client}`);
+
+describe('takeClientToken (a token bucket in PostgreSQL)', () => {
+  it('a burst of a minute’s allowance passes whichever client of the database counts it; then one refill is waited for; clients and scopes are counted apart', async () => {
+    for (let i = 0; i < 60; i++) expect(await takeClientToken((i % 2 ? one : two).db, 's1', 'a', 60)).toBe(0);
+    expect(await takeClientToken(one.db, 's1', 'a', 60)).toBe(1);
+    expect(await takeClientToken(two.db, 's1', 'a', 60)).toBe(1);
+    expect(await takeClientToken(one.db, 's1', 'b', 60)).toBe(0);
+    expect(await takeClientToken(one.db, 's2', 'a', 60)).toBe(0);
+    await pass('s1', 'a', 1);
+    expect(await takeClientToken(two.db, 's1', 'a', 60)).toBe(0);
+    expect(await takeClientToken(one.db, 's1', 'a', 60)).toBe(1);
+  });
+
+  it('Retry-After is the whole seconds until one request is allowed, and a steady client at the limit is never refused', async () => {
+    expect([await takeClientToken(one.db, 's1', 'c', 2), await takeClientToken(two.db, 's1', 'c', 2)]).toEqual([0, 0]);
+    expect(await takeClientToken(one.db, 's1', 'c', 2)).toBe(30);
+    await pass('s1', 'c', 29);
+    expect(await takeClientToken(one.db, 's1', 'c', 2)).toBe(1);
+    await pass('s1', 'c', 1);
+    expect(await takeClientToken(one.db, 's1', 'c', 2)).toBe(0);
+    for (let i = 0; i < 5; i++) {
+      await pass('s1', 'c', 30);
+      expect(await takeClientToken(i % 2 ? one.db : two.db, 's1', 'c', 2)).toBe(0);
+    }
+  });
+
+  it('an idle client gets back no more than a minute’s allowance', async () => {
+    expect(await takeClientToken(one.db, 's1', 'd', 3)).toBe(0);
+    await pass('s1', 'd', 3600);
+    expect([await takeClientToken(one.db, 's1', 'd', 3), await takeClientToken(one.db, 's1', 'd', 3), await takeClientToken(one.db, 's1', 'd', 3)]).toEqual([0, 0, 0]);
+    expect(await takeClientToken(one.db, 's1', 'd', 3)).toBeGreaterThan(0);
+  });
+
+  it('requests counted at the same moment from both clients never pass more than the allowance', async () => {
+    const waits = await Promise.all(Array.from({ length: 40 }, (_, i) => takeClientToken((i % 2 ? one : two).db, 's3', 'e', 10)));
+    expect(waits.filter((w) => w === 0)).toHaveLength(10);
+  });
+});
+
+describe('enterConcurrency (leases in PostgreSQL)', () => {
+  it('at most `limit` holders across both clients; leaving frees a slot', async () => {
+    const first = await enterConcurrency(one.db, 'v1', 2, 60);
+    const second = await enterConcurrency(two.db, 'v1', 2, 60);
+    expect(first).toBeTruthy();
+    expect(second).toBeTruthy();
+    expect(await enterConcurrency(one.db, 'v1', 2, 60)).toBeUndefined();
+    expect(await enterConcurrency(two.db, 'v2', 2, 60)).toBeTruthy();
+    await leaveConcurrency(two.db, first!);
+    const third = await enterConcurrency(two.db, 'v1', 2, 60);
+    expect(third).toBeTruthy();
+    expect(await enterConcurrency(one.db, 'v1', 2, 60)).toBeUndefined();
+    await leaveConcurrency(one.db, second!);
+    await leaveConcurrency(one.db, third!);
+  });
+
+  it('callers entering at the same moment from both clients get exactly `limit` leases', async () => {
+    const leases = await Promise.all(Array.from({ length: 12 }, (_, i) => enterConcurrency((i % 2 ? one : two).db, 'v3', 3, 60)));
+    expect(leases.filter(Boolean)).toHaveLength(3);
+  });
+
+  it('a lease whose holder died stops counting when it expires, and is cleared', async () => {
+    const held = await enterConcurrency(one.db, 'v4', 1, 60);
+    expect(await enterConcurrency(two.db, 'v4', 1, 60)).toBeUndefined();
+    await one.db.execute(sql`update concurrency_leases set expires_at = now() - interval '1 second' where id = ${held!}`);
+    const next = await enterConcurrency(two.db, 'v4', 1, 60);
+    expect(next).toBeTruthy();
+    const rows = await one.db.execute<{ id: string }>(sql`select id from concurrency_leases where scope = 'v4'`);
+    expect(rows.map((r) => r.id)).toEqual([next]);
+  });
+});

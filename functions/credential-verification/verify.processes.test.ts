@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callFrom } from '../../test/rig/call-from.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/rig/databases.ts';
+import { freePort } from '../../test/rig/postgres-server.ts';
+import { runProgram, untilHealthy, type Program } from '../../test/rig/program.ts';
+import { TEST_ENCRYPTION_KEY } from '../../test/rig/test-settings.ts';
+import { startSource, VERIFY_PATH, verifyQuery, type Source } from '../../test/rig/verify-rig.ts';
+
+/**
+ * Two web processes (`functions/server.ts`, as an operator starts them) on one database: the verify
+ * route's per-client rate limit and its global concurrency limit hold across both, since both are
+ * kept in PostgreSQL, not in either process.
+ */
+describe('verify limits shared by two web processes', () => {
+  let database: TestDatabase;
+  let source: Source;
+  const webs: { program: Program; url: string }[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    source = await startSource();
+    for (let i = 0; i < 2; i++) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const program = runProgram('functions/server.ts', {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        RI_APP_URL: url,
+        AUTH_OIDC_ISSUER: 'http://127.0.0.1:9',
+        RI_DATABASE_URL: database.url,
+        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        FETCH_ALLOW_PRIVATE_URLS: 'true',
+        VERIFY_RATE_LIMIT_PER_MINUTE: '4',
+        VERIFY_MAX_CONCURRENCY: '1',
+        LOG_LEVEL: 'error',
+      });
+      webs.push({ program, url });
+      const problem = await untilHealthy(program.child, `${url}/api/health`, 60);
+      if (problem) throw new Error(`web process ${i + 1}: ${problem}\n${program.output().stderr}`);
+    }
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const { program } of webs) {
+      program.child.kill('SIGTERM');
+      await program.exited;
+    }
+    await source?.close();
+    await database?.drop();
+  });
+
+  it('VERIFY_RATE_LIMIT_PER_MINUTE counts a client’s requests to either process against one allowance', async () => {
+    const [a, b] = webs as [(typeof webs)[0], (typeof webs)[0]];
+    const client = '127.0.0.3';
+    for (const web of [a, b, a, b]) expect((await callFrom(client, 'GET', `${web.url}${verifyQuery({ uri: 'not a url' })}`)).status).toBe(400);
+    for (const web of [a, b]) {
+      const refused = await callFrom(client, 'POST', `${web.url}${VERIFY_PATH}`, { uri: 'not a url' });
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('RATE_LIMITED');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+    // Another client still has its own allowance on both.
+    expect((await callFrom('127.0.0.4', 'GET', `${b.url}${verifyQuery({ uri: 'not a url' })}`)).status).toBe(400);
+  });
+
+  it('VERIFY_MAX_CONCURRENCY holds across both: while one process verifies, the other answers 429 VERIFY_BUSY; the slot frees when it ends', async () => {
+    const [a, b] = webs as [(typeof webs)[0], (typeof webs)[0]];
+    const held = source.hold('/slow', { not: 'a credential' });
+    const first = callFrom('127.0.0.5', 'POST', `${a.url}${VERIFY_PATH}`, { uri: held.url });
+    await held.arrived;
+    const busy = await callFrom('127.0.0.6', 'POST', `${b.url}${VERIFY_PATH}`, { uri: held.url });
+    expect(busy.status).toBe(429);
+    expect(busy.body).toEqual({ error: 'Too many verifications in progress; retry shortly', code: 'VERIFY_BUSY' });
+    expect(busy.headers['retry-after']).toBe('1');
+    held.release();
+    expect((await first).body.code).toBe('UNSUPPORTED_CREDENTIAL_TYPE');
+    const after = await callFrom('127.0.0.6', 'POST', `${b.url}${VERIFY_PATH}`, { uri: held.url });
+    expect(after.body.code).toBe('UNSUPPORTED_CREDENTIAL_TYPE');
+  });
+});
