@@ -20,6 +20,8 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
   let program: Program;
   const ports = { web: 0, idp: 0, storage: 0, vc: 0 };
   let origin: string;
+  /** The walk-through's token, request and record, for the walk-throughs after it. */
+  const walked: { auth: Record<string, string>; request: unknown; id: string; check: Record<string, string> } = { auth: {}, request: undefined, id: '', check: {} };
 
   /** Waits for the startup table (bounded): the whole stack answers once it is printed. */
   const untilStarted = async (seconds: number) => {
@@ -99,10 +101,11 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
     payload.issuer = { type: ['CredentialIssuer'], id: `did:web:localhost%3A${ports.vc}:default`, name: 'Acme Widgets' };
     payload.validFrom = new Date().toISOString();
     payload.validUntil = '2030-01-01T00:00:00Z';
+    const request = { credentialType: 'DigitalProductPassport', version: '0.7.0', credentialPayload: payload };
     const issued = await fetch(`${origin}/api/v1/credentials`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ credentialType: 'DigitalProductPassport', version: '0.7.0', credentialPayload: payload }),
+      body: JSON.stringify(request),
     });
     const issuedBody = (await issued.json()) as { credentialId: string };
     expect(issued.status, JSON.stringify(issuedBody)).toBe(201);
@@ -123,6 +126,7 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
     const verdict = (await verified.json()) as { verified: boolean };
     expect(verified.status).toBe(200);
     expect(verdict.verified, JSON.stringify(verdict)).toBe(true);
+    Object.assign(walked, { auth, request, id: issuedBody.credentialId, check: { uri: storageUri, digestMultibase, decryptionKey } });
 
     // Another digest (one character changed) is refused: the verification really checks.
     const otherDigest = `${digestMultibase.slice(0, 10)}${digestMultibase[10] === 'a' ? 'b' : 'a'}${digestMultibase.slice(11)}`;
@@ -134,6 +138,39 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
     expect(tampered.status).toBe(422);
     expect(await tampered.json()).toMatchObject({ code: 'DIGEST_MISMATCH' });
   }, 120_000);
+
+  it("walks the README's batch and revocation: a batch completes, a revoked credential no longer verifies", async () => {
+    const { auth, request, id, check } = walked;
+    expect(id).not.toBe('');
+    const json = { ...auth, 'content-type': 'application/json' };
+    const submitted = await fetch(`${origin}/api/v1/credentials/batches`, {
+      method: 'POST',
+      headers: { ...json, 'idempotency-key': 'dev-edge-batch' },
+      body: JSON.stringify({ items: [0, 1].map((i) => ({ ...(request as object), reference: `lot-${i}` })) }),
+    });
+    const { batchId } = (await submitted.json()) as { batchId: string };
+    expect(submitted.status).toBe(202);
+    let state = '';
+    for (let attempt = 0; !['COMPLETED', 'NEEDS_ATTENTION', 'CANCELLED'].includes(state) && attempt < 240; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+      state = ((await (await fetch(`${origin}/api/v1/credentials/batches/${batchId}`, { headers: auth })).json()) as { state: string }).state;
+    }
+    expect(state).toBe('COMPLETED');
+
+    const status = await fetch(`${origin}/api/v1/credentials/${id}/status`, { headers: auth });
+    expect(status.status).toBe(200);
+    const revoked = await fetch(`${origin}/api/v1/credentials/${id}/status/revocation`, {
+      method: 'PUT',
+      headers: { ...json, 'if-version': '1' },
+      body: JSON.stringify({ value: true }),
+    });
+    expect(revoked.status, await revoked.clone().text()).toBe(200);
+    const verdict = (await (
+      await fetch(`${origin}/api/v1/credentials/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(check) })
+    ).json()) as { verified: boolean; error?: { type?: string } };
+    expect(verdict.verified).toBe(false);
+    expect(JSON.stringify(verdict)).toContain('status');
+  }, 180_000);
 
   it('stops every service on SIGTERM', async () => {
     program.child.kill('SIGTERM');
