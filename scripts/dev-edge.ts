@@ -38,15 +38,21 @@ const nodePort = process.env.DEV_EDGE_NODE_PORT ? Number(process.env.DEV_EDGE_NO
 const web = await startWebServer({ ...services.env, HOST: '127.0.0.1' }, nodePort);
 const worker = await startWorker(services.env, createLogger(parseLogLevel(process.env.LOG_LEVEL)));
 
-// The groups as wrangler deploys them (the storage service keeps its Node process and local disk here).
+// The API's groups as wrangler deploys them; the storage and VC services keep their Node processes here (local
+// disk, and hosts of their own: their catch-all routes are not the API's).
 const groups = resourceGroups();
-const entries = edgeEntries().filter((e) => e.group !== 'storage');
+const allRoutes = wranglerRoutes(wrangler);
+const routedGroups = new Set(allRoutes.map((r) => r.group));
+const apiEntries = edgeEntries().filter((e) => e.entry.startsWith('functions/'));
+const entries = apiEntries.filter((e) => routedGroups.has(e.group));
+// An entry whose wrangler environment has no route would never be reached: Node serves its paths, and says so.
+for (const e of apiEntries.filter((e) => !routedGroups.has(e.group))) console.warn(`dev:edge: ${e.entry} has no routes in wrangler.toml [env.${e.group}]: its paths stay on Node`);
 const outDir = resolve(process.env.LOCAL_DATA_DIR ?? '.data', 'edge-dev');
 await mkdir(outDir, { recursive: true });
 const bundle = (name: string) => join(outDir, `${name}.js`);
 await Promise.all([...entries.map((e) => bundleEdgeEntry(e.entry, bundle(e.group), e.platform)), bundleEdgeEntry('scripts/edge-gateway.ts', bundle('gateway'))]);
 const onEdge = new Set(entries.map((e) => e.group));
-const routes = wranglerRoutes(wrangler).filter((r) => onEdge.has(r.group));
+const routes = allRoutes.filter((r) => onEdge.has(r.group));
 
 const common = { modules: true, modulesRoot: outDir, compatibilityDate, compatibilityFlags };
 const mf = new Miniflare({

@@ -63,7 +63,7 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
   const startupLine = (label: string) => program.output().stdout.split('\n').find((line) => line.trimStart().startsWith(label))!;
 
   it('prints which groups workerd serves and which the Node web process serves, as npm start prints the rest', () => {
-    const onEdge = edgeEntries().filter((e) => e.group !== 'storage').map((e) => e.group);
+    const onEdge = edgeEntries().filter((e) => e.entry.startsWith('functions/')).map((e) => e.group);
     expect(onEdge).toContain('registrars');
     const workerdGroups = startupLine('workerd').replace(/^\s*workerd\s+/, '').split(', ');
     expect(workerdGroups.sort()).toEqual(onEdge.sort());
