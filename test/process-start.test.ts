@@ -7,8 +7,9 @@ import { npmScripts, npmStartArgs } from './rig/npm-start.ts';
 /**
  * The node flags of the deployed processes (V8 heap sizes that keep their RSS within budget: the worker
  * through large batches, the web process under load, see the README's performance section) are written in
- * the npm script, again in the compose service's command and in the Dockerfile. The benches and the tests
- * that run these programs use the npm script's. They must not drift apart.
+ * the npm script, again in its compiled twin (`start:*:prod`, the program built by `npm run build`), the compose
+ * service's command and the Dockerfile. The benches and the tests that run these programs use the npm script's.
+ * They must not drift apart.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFile(join(ROOT, file), 'utf8');
@@ -28,6 +29,8 @@ describe.each([
   { name: 'web', script: 'start:web', program: 'functions/server.ts', dockerfileLine: 'web API (default):   ' },
 ])('the $name start', ({ name, script, program, dockerfileLine }) => {
   const npmStart = (): string[] => npmScripts()[script]!.split(' ');
+  const npmStartProd = (): string[] => npmScripts()[`${script}:prod`]!.split(' ');
+  const compiled = `dist/app/${program.replace(/\.ts$/, '.js')}`;
 
   it('gives the heap flags (node, heap sizes, tsx, the program)', () => {
     const args = npmStart();
@@ -41,13 +44,18 @@ describe.each([
     expect(npmStartArgs(program)).toEqual(npmStart().slice(1));
   });
 
-  it(`is the same in docker-compose.yml as in npm run ${script}`, async () => {
-    expect(await composeCommand(name)).toEqual(npmStart());
+  it(`has the same flags in npm run ${script}:prod, which runs the compiled program`, () => {
+    const flags = npmStart().filter((arg) => arg.startsWith('--max-'));
+    expect(npmStartProd()).toEqual(['node', ...flags, compiled]);
+  });
+
+  it(`is the same in docker-compose.yml as in npm run ${script}:prod`, async () => {
+    expect(await composeCommand(name)).toEqual(npmStartProd());
   });
 
   it('is the one the Dockerfile names', async () => {
     const dockerfile = await read('Dockerfile');
-    expect(dockerfile).toContain(`${dockerfileLine}${npmStart().join(' ')}`);
-    if (name === 'web') expect(dockerfile).toContain(`CMD ${JSON.stringify(npmStart()).replaceAll('","', '", "')}`);
+    expect(dockerfile).toContain(`${dockerfileLine}${npmStartProd().join(' ')}`);
+    if (name === 'web') expect(dockerfile).toContain(`CMD ${JSON.stringify(npmStartProd()).replaceAll('","', '", "')}`);
   });
 });

@@ -15,7 +15,8 @@ let pool: { piscina: Piscina; warm: Promise<unknown> } | undefined;
 const sanitiserPool = () => {
   if (!pool) {
     const piscina = new Piscina({
-      filename: new URL('./sanitize-worker.ts', import.meta.url).href,
+      // Beside this module: the .ts source under tsx, the compiled .js in the image (npm run build).
+      filename: new URL(`./sanitize-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href,
       minThreads: THREADS,
       maxThreads: THREADS,
       idleTimeout: 60_000,
