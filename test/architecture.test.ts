@@ -18,6 +18,7 @@ const CORE_LEAF_UTILITIES = [
   'core/service-kit/api-key.ts',
   // The guarded outbound fetch (the VC service reads other issuers' status lists through it).
   'core/net/guarded-fetch.ts',
+  'core/net/edge-guarded-fetch.ts',
   'core/net/fetcher.ts',
   'core/net/public-url.ts',
 ];

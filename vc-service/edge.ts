@@ -1,6 +1,8 @@
 import postgres from 'postgres';
 import { ConfigError } from '../core/errors.ts';
 import { createLogger, parseLogLevel, type Logger } from '../core/logging/logger.ts';
+import { createEdgeGuardedFetch } from '../core/net/edge-guarded-fetch.ts';
+import type { Fetcher } from '../core/net/fetcher.ts';
 import type { EnvSource } from '../core/settings/env-readers.ts';
 import { buildVcApp } from './app.ts';
 import { createFetchDocumentFetcher, type DocumentFetcher } from './did-fetch.ts';
@@ -23,7 +25,7 @@ interface ExecutionContext {
  * A setting that is missing or wrong answers every request with a 500 naming it.
  */
 let isolate:
-  | { env: EnvSource; settings: VcSettings; vault: KeyVault; fetchDocument: DocumentFetcher; logger: Logger }
+  | { env: EnvSource; settings: VcSettings; vault: KeyVault; fetchDocument: DocumentFetcher; fetchStatusList: Fetcher; logger: Logger }
   | { env: EnvSource; error: string }
   | undefined;
 
@@ -42,6 +44,8 @@ const isolateFor = (env: EnvSource) => {
       settings,
       vault: createKeyVault(settings.keyEncryptionKey),
       fetchDocument: createFetchDocumentFetcher({ allowPrivate: settings.allowPrivateDidHosts }),
+      // Other issuers' status lists, through the same address guard as on Node (runtime fetch at the edge).
+      fetchStatusList: createEdgeGuardedFetch({ allowPrivate: settings.allowPrivateDidHosts, userAgent: 'CredentialSupportService-VC/1.0' }),
       logger: createLogger(parseLogLevel(env.LOG_LEVEL)),
     };
   } catch (error) {
@@ -55,14 +59,14 @@ export default {
   async fetch(request: Request, env: EnvSource, ctx: ExecutionContext): Promise<Response> {
     const current = isolateFor(env);
     if ('error' in current) return Response.json({ error: 'misconfigured', message: `The VC service is misconfigured: ${current.error}` }, { status: 500 });
-    const { settings, vault, fetchDocument, logger } = current;
+    const { settings, vault, fetchDocument, fetchStatusList, logger } = current;
     // Two connections: a status-list transaction reads the issuer's key outside it (identifiers.signingKey).
     const sql = postgres(settings.databaseUrl, { max: 2, onnotice: () => {} });
     try {
       const identifiers = createIdentifierStore(sql, vault, logger);
       const resolver = createDidResolver({ identifiers, fetchDocument, cacheSeconds: 0 });
       const statusLists = createStatusLists({ sql, identifiers, publicUrl: settings.publicUrl });
-      return await buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, logger }).fetch(request);
+      return await buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, fetchStatusList, logger }).fetch(request);
     } finally {
       ctx.waitUntil(sql.end({ timeout: 5 }));
     }
