@@ -113,7 +113,7 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher): VcAdapter =
     } catch (error) {
       // VCkit answers 500 for refusals too; its `code: detail` messages tell them from failures.
       if (error instanceof AdapterError && error.status === 500 && REFUSAL.test(error.message)) {
-        throw new AdapterError('rejected', 'VC', error.message, 500);
+        throw new AdapterError('rejected', 'VC', error.message, 500, true);
       }
       throw error;
     }
