@@ -1,4 +1,4 @@
-import { failedBeforeConnecting, GuardedFetchError, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
+import { failedBeforeConnecting, GuardedFetchError, MAX_RESPONSE_BYTES, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
 import { publicUrlProblem } from './public-url.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -40,7 +40,7 @@ const readCapped = async (res: Response, maxBytes: number): Promise<Uint8Array<A
  */
 export const createEdgeGuardedFetch = (options: GuardOptions): Fetcher => {
   const maxRedirects = options.maxRedirects ?? 3;
-  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const maxBytes = options.maxBytes ?? MAX_RESPONSE_BYTES;
   const timeoutMs = options.timeoutMs ?? 10_000;
   return async (input, init = {}) => {
     const signal = AbortSignal.timeout(timeoutMs);

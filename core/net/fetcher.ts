@@ -5,6 +5,9 @@ export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
 
 export type FetchRefusal = 'blocked-address' | 'bad-url' | 'too-many-redirects' | 'too-large' | 'timeout' | 'network';
 
+/** The response size cap of the guarded fetchers (and so of every adapter) unless a caller sets its own. */
+export const MAX_RESPONSE_BYTES = 1_048_576;
+
 /** An outbound call the guard refused or could not complete; `reason` says which. */
 export class GuardedFetchError extends Error {
   /**

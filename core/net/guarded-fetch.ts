@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import ipaddr from 'ipaddr.js';
 import { isPublicAddress, publicUrlProblem } from './public-url.ts';
-import { failedBeforeConnecting, GuardedFetchError, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
+import { failedBeforeConnecting, GuardedFetchError, MAX_RESPONSE_BYTES, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
 import { rootCertificates } from 'node:tls';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -16,7 +16,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export const createGuardedFetch = (options: GuardOptions): Fetcher => {
   const maxRedirects = options.maxRedirects ?? 3;
-  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const maxBytes = options.maxBytes ?? MAX_RESPONSE_BYTES;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const permitted = options.addressPolicy ?? isPublicAddress;
   const resolve = options.resolve ?? ((host: string) => lookup(host, { all: true }));

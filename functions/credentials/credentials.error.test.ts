@@ -6,6 +6,8 @@ import { issuanceDeps } from '../../core/credentials/issuance-deps.ts';
 import { isDispatchedFault } from '../../core/credentials/issuance-fault.ts';
 import { parseIssuanceRequest } from '../../core/credentials/issuance-request.ts';
 import { issueCredential } from '../../core/credentials/issue-credential.ts';
+import { MAX_CREDENTIAL_PAYLOAD_BYTES, payloadBytes } from '../../core/credentials/payload-limit.ts';
+import { vcSignatureCount } from '../../test/rig/issuance-evidence.ts';
 import { credentials, libraryRecords } from '../../db/schema/index.ts';
 import { insertDidRecord, insertVcInstance, unreachableVc } from '../../test/rig/did-fixtures.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, storageConfig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
@@ -189,6 +191,20 @@ describe('POST /credentials: upstream failures', () => {
     });
     expect(imported.status, imported.text).toBe(201);
     await refused(issuedBy('did:web:imported.example.com'), 422, 'VC_REJECTED', /^The VC service refused to (sign|mint)/);
+  });
+
+  it('the largest payload (MAX_CREDENTIAL_PAYLOAD_BYTES) is signed, stored and recorded; one byte more is 413 naming credentialPayload before anything is signed', async () => {
+    const padded = (bytes: number) => {
+      const payload = { ...dpp(), name: '' };
+      return { ...payload, name: 'x'.repeat(bytes - payloadBytes(payload)) };
+    };
+    const signaturesBefore = vcSignatureCount(rig.vc);
+    const largest = await issue(issueBody('DigitalProductPassport', '0.7.0', padded(MAX_CREDENTIAL_PAYLOAD_BYTES)));
+    expect(largest.status, largest.text.slice(0, 300)).toBe(201);
+    expect(vcSignatureCount(rig.vc)).toBe(signaturesBefore + 1);
+    const over = await refused(issueBody('DigitalProductPassport', '0.7.0', padded(MAX_CREDENTIAL_PAYLOAD_BYTES + 1)), 413, 'CREDENTIAL_PAYLOAD_TOO_LARGE', 'credentialPayload: must not exceed 524288 bytes');
+    expect(over.status).toBe(413);
+    expect(vcSignatureCount(rig.vc), 'nothing signed for the refused payload').toBe(signaturesBefore + 1);
   });
 
   it('the storage service refusing connections after signing is 502 STORAGE_UNAVAILABLE, nothing recorded; the signed copy is discarded and its status entry logged unused', async () => {
