@@ -117,6 +117,29 @@ describe('faults whose outcome is known are retried; only an unknowable one is O
     expect(added(before, await evidence())).toEqual({ records: 2, signatures: 3, statusEntries: 3, stored: 2 });
   });
 
+  it("every call for an item carries the item's correlation id (x-correlation-id), and the VC service logs its signature under it", async () => {
+    const batchId = await submitBatch(2);
+    const sent = vcProxy.received.length;
+    const stored = storageProxy.received.length;
+    await run(batchId);
+    const items = await itemRows(rig.t.db, batchId);
+    expect(items.map((i) => i.state)).toEqual(['ISSUED', 'ISSUED']);
+    const ids = items.map((i) => i.correlationId);
+    expect(ids[0]).toMatch(/-0$/);
+    const vcCalls = vcProxy.received.slice(sent);
+    const storageCalls = storageProxy.received.slice(stored);
+    for (const id of ids) {
+      expect(vcCalls.filter((c) => c.correlationId === id).map((c) => c.path).sort()).toEqual(['/agent/issueBitstringStatusList', '/v2/credentials/issue']);
+      expect(storageCalls.filter((c) => c.correlationId === id).map((c) => c.path)).toEqual(['/api/v4/public']);
+      const signedUnder = rig.vc.program
+        .output()
+        .stdout.split('\n')
+        .filter((line) => line.includes(id))
+        .map((line) => JSON.parse(line) as { path?: string; correlationId?: string });
+      expect(signedUnder.some((l) => l.path === '/v2/credentials/issue' && l.correlationId === id), `the VC service's log for ${id}`).toBe(true);
+    }
+  });
+
   it('storage taking the request, storing, and never answering: OUTCOME_UNKNOWN, never retried (the stored copy is the orphan to settle)', async () => {
     const batchId = await submitBatch(1);
     const before = await evidence();

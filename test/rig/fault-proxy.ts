@@ -20,6 +20,8 @@ export interface FaultProxy {
   reset(): void;
   /** Paths forwarded so far. */
   forwarded: string[];
+  /** Every request that reached the proxy: its path and its x-correlation-id header. */
+  received: { path: string; correlationId?: string }[];
   /** Stops listening and drops every connection: connections to `url` are refused until `listen()`. */
   stopListening(): Promise<void>;
   /** Listens again on the same address. */
@@ -31,6 +33,7 @@ export interface FaultProxy {
 export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
   let rules: [RegExp, FaultMode][] = [];
   const forwarded: string[] = [];
+  const received: FaultProxy['received'] = [];
   const modeOf = (path: string) => [...rules].reverse().find(([re]) => re.test(path))?.[1] ?? 'pass';
   const forward = (req: IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
@@ -48,6 +51,8 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const mode = modeOf(req.url ?? '/');
+      const correlation = req.headers['x-correlation-id'];
+      received.push({ path: req.url ?? '/', ...(typeof correlation === 'string' ? { correlationId: correlation } : {}) });
       if (mode === 'down') return req.socket.destroy();
       if (mode === 'refuse') return res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_argument: refused by the test"}');
       if (mode === 'ack-only') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true}');
@@ -93,6 +98,7 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
       rules = [];
     },
     forwarded,
+    received,
     stopListening,
     listen,
     close: stopListening,
