@@ -8,6 +8,7 @@ import { parseIssuanceRequest } from '../../core/credentials/issuance-request.ts
 import { issueCredential } from '../../core/credentials/issue-credential.ts';
 import { MAX_CREDENTIAL_PAYLOAD_BYTES, payloadBytes } from '../../core/credentials/payload-limit.ts';
 import { vcSignatureCount } from '../../test/rig/issuance-evidence.ts';
+import { ISSUANCE_REQUEST_MAX_BYTES } from '../platform/request-body.ts';
 import { credentials, libraryRecords } from '../../db/schema/index.ts';
 import { insertDidRecord, insertVcInstance, unreachableVc } from '../../test/rig/did-fixtures.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, storageConfig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
@@ -205,6 +206,12 @@ describe('POST /credentials: upstream failures', () => {
     const over = await refused(issueBody('DigitalProductPassport', '0.7.0', padded(MAX_CREDENTIAL_PAYLOAD_BYTES + 1)), 413, 'CREDENTIAL_PAYLOAD_TOO_LARGE', 'credentialPayload: must not exceed 524288 bytes');
     expect(over.status).toBe(413);
     expect(vcSignatureCount(rig.vc), 'nothing signed for the refused payload').toBe(signaturesBefore + 1);
+  });
+
+  it('a body too large to hold an issuable payload (5 MB) is 413 from its size, before it is parsed', async () => {
+    const res = await issue(issueBody('DigitalProductPassport', '0.7.0', { ...dpp(), name: 'x'.repeat(5_000_000) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: `Request body exceeds ${ISSUANCE_REQUEST_MAX_BYTES} bytes`, code: 'REQUEST_BODY_TOO_LARGE' });
   });
 
   it('the storage service refusing connections after signing is 502 STORAGE_UNAVAILABLE, nothing recorded; the signed copy is discarded and its status entry logged unused', async () => {

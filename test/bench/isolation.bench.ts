@@ -88,7 +88,7 @@ try {
   rows.push({ kind: 'quiet (before)', b: await quiet('B quiet before') });
   for (const [kind, load] of Object.entries(loadsOfA)) {
     // A starts first and runs past B's window on both sides.
-    const a = measure(`A: ${kind}`, { ...load, warmupSeconds: 1, seconds: DURATION + 2, tolerateNon2xx: true });
+    const a = measure(`A: ${kind}`, { ...load, warmupSeconds: 1, seconds: DURATION + 2, refusalsExpected: true });
     await new Promise((r) => setTimeout(r, 1500));
     const b = await measure(`B while A sends ${kind}`, readOfB);
     rows.push({ kind, b, a: await a });
@@ -107,6 +107,7 @@ try {
       target: a ? (b.p99 - baseline.p99 <= TARGET_P99_MARGIN_MS ? 'met' : 'NOT met') : '',
       'A req/s': a?.requestsPerSecond ?? '',
       'A non-2xx': a?.non2xx ?? '',
+      'A errors': a?.errors ?? '',
       'A p99 ms': a?.p99 ?? '',
     })),
   );

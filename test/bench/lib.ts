@@ -256,8 +256,11 @@ export interface LoadOptions {
   idReplacement?: boolean;
   /** The server's own process (Listening.pid): its CPU per request is measured too. */
   serverPid?: number;
-  /** Answers other than 2xx are expected (a load that is refused by design, e.g. 413 or 429): counted, not fatal. */
-  tolerateNon2xx?: boolean;
+  /**
+   * The load is refused by design (413, 429): non-2xx answers and connections the server closes
+   * before reading a refused body are counted, not fatal.
+   */
+  refusalsExpected?: boolean;
 }
 
 export interface LoadResult {
@@ -306,7 +309,7 @@ export const measure = async (name: string, options: LoadOptions): Promise<LoadR
     serverPid: options.serverPid,
   });
   const summary: LoadResult = { name, ...result, requestsPerSecond: Math.round(result.requestsPerSecond) };
-  if (summary.errors > 0 || (summary.non2xx > 0 && !options.tolerateNon2xx)) {
+  if (!options.refusalsExpected && (summary.errors > 0 || summary.non2xx > 0)) {
     throw new Error(`${name}: ${summary.errors} errors and ${summary.non2xx} non-2xx responses under load`);
   }
   return summary;
