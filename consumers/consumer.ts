@@ -1,4 +1,5 @@
 import type { PgBoss } from 'pg-boss';
+import { errorFields } from '../core/logging/error-fields.ts';
 import type { Deps } from '../core/deps.ts';
 import type { JobQueue } from '../core/jobs/job-queue.ts';
 import { parseJobPayload, type JobPayload } from '../core/jobs/payloads.ts';
@@ -63,7 +64,7 @@ export const registerConsumers = async (
           try {
             await consume(consumer, deps, job.id, job.data);
           } catch (error) {
-            deps.logger.warn('Job failed', { queue: consumer.queue, jobId: job.id, error: String(error) });
+            deps.logger.warn('Job failed', { queue: consumer.queue, jobId: job.id, ...errorFields(error) });
             throw error;
           } finally {
             inFlight?.end(job.id);

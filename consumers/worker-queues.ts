@@ -1,4 +1,5 @@
 import { PgBoss } from 'pg-boss';
+import { errorFields } from '../core/logging/error-fields.ts';
 import type { Logger } from '../core/logging/logger.ts';
 import { createJobQueue, ensureQueues } from '../core/jobs/job-queue.ts';
 import { queueDefinitions } from '../core/jobs/queues.ts';
@@ -11,6 +12,15 @@ import type { RunningWorker, WorkerTimings } from './worker.ts';
 
 /** PostgreSQL's admin_shutdown / crash_shutdown / cannot_connect_now: the server is going away, not a fault of ours. */
 const isDatabaseShutdown = (error: unknown): boolean => ['57P01', '57P02', '57P03'].includes((error as { code?: string })?.code ?? '');
+
+/** One line per pg-boss error, with its message and code (never `[object Object]`). */
+export const logQueueError = (logger: Logger, stopping: boolean, error: unknown) => {
+  const fields = errorFields(error);
+  // Ctrl+C of the local stack stops the database with us: a cut connection then is expected, not an error.
+  if (stopping) logger.info('Queue connection closed while stopping', fields);
+  else if (isDatabaseShutdown(error)) logger.warn('Queue connection closed by the database (shutdown or restart)', fields);
+  else logger.error('Queue error', fields);
+};
 
 /** What the worker has checked and prepared before its queues start (see startWorker in worker.ts). */
 export interface CheckedWorker {
@@ -32,12 +42,7 @@ export const startQueues = async (
   const connection = connectNodeDeps(env, settings, { databaseUrl, logger, poolMax: 4 });
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'css-worker' });
   let stopping = false;
-  boss.on('error', (error) => {
-    // Ctrl+C of the local stack stops the database with us: a cut connection then is expected, not an error.
-    if (stopping) logger.info('Queue connection closed while stopping', { error: String(error) });
-    else if (isDatabaseShutdown(error)) logger.warn('Queue connection closed by the database (shutdown or restart)', { error: String(error) });
-    else logger.error('Queue error', { error: String(error) });
-  });
+  boss.on('error', (error) => logQueueError(logger, stopping, error));
   const inFlight = new JobsInFlight();
   const stopSignal = new AbortController();
   // Read at each probe: pg-boss stamps a worker's lastFetchedOn on every poll, also an empty one
@@ -58,7 +63,7 @@ export const startQueues = async (
       if (isWorkerAlive(activity(), settings.jobTimeoutSeconds, Date.now(), timings.fetchWindowMs)) await writeHeartbeat(settings.heartbeatPath);
       else logger.warn('No consumer fetched or is inside a job within its time; heartbeat not written');
     } catch (error) {
-      logger.warn('Queue probe failed; heartbeat not written', { error: String(error) });
+      logger.warn('Queue probe failed; heartbeat not written', errorFields(error));
     }
   };
   await registerConsumers(boss, { ...connection.deps, jobs, stopping: stopSignal.signal }, consumers, inFlight);

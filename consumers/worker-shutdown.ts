@@ -1,4 +1,5 @@
 import type { Logger } from '../core/logging/logger.ts';
+import { errorFields } from '../core/logging/error-fields.ts';
 import type { RunningWorker, WorkerTimings } from './worker.ts';
 
 /**
@@ -23,7 +24,7 @@ export const stopWorkerOnSignals = (worker: RunningWorker, logger: Logger, timin
       logger.info('Worker stopped', { outcome });
       process.exit(0);
     } catch (error) {
-      logger.error('Worker shutdown failed', { error: String(error) });
+      logger.error('Worker shutdown failed', errorFields(error));
       process.exit(1);
     }
   };

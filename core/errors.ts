@@ -2,7 +2,7 @@
  * Errors are values with a stable code. They are raised once, anywhere (domain, middleware, route),
  * and turned into the spec's error body by the one error handler in functions/platform.
  */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 502 | 503;
 
 export class ApiError extends Error {
   constructor(

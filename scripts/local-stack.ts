@@ -59,7 +59,7 @@ export const startLocalServices = async (env: NodeJS.ProcessEnv = process.env) =
   );
 
   const VC_PORT = Number(env.VC_PORT ?? 3332);
-  const VC_API_KEY = env.VC_API_KEY ?? 'local-dev-vc-api-key';
+  const VC_API_KEY = env.VC_API_KEY ?? 'local-dev-vc-api-key-not-for-deployment';
   // The VC service keeps its tables in its own schema (vc_service) of the same local database.
   const vc = await startVcServer(
     {

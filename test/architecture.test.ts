@@ -16,6 +16,8 @@ const CORE_LEAF_UTILITIES = [
   'core/errors.ts',
   'core/service-kit/worker-supervisor.ts',
   'core/service-kit/api-key.ts',
+  'core/service-kit/public-address.ts',
+  'core/service-kit/deployment.ts',
   // The guarded outbound fetch (the VC service reads other issuers' status lists through it).
   'core/net/guarded-fetch.ts',
   'core/net/edge-guarded-fetch.ts',

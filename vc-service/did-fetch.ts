@@ -1,10 +1,14 @@
 import ipaddr from 'ipaddr.js';
+import { isPublicAddress } from '../core/service-kit/public-address.ts';
 
 /** Fetches a did:web document: the parsed JSON body, or throws with the reason. */
 export type DocumentFetcher = (url: URL) => Promise<unknown>;
 
-/** One GET of a hop: its status, redirect target and body (at most MAX_BYTES), within TIMEOUT_MS. */
-export type HopFetcher = (url: URL) => Promise<{ status: number; location?: string; body: Uint8Array }>;
+/**
+ * One GET of a hop: its status, redirect target and body (at most MAX_BYTES), within TIMEOUT_MS of silence,
+ * given up when `signal` (the whole fetch's deadline) aborts.
+ */
+export type HopFetcher = (url: URL, signal: AbortSignal) => Promise<{ status: number; location?: string; body: Uint8Array }>;
 
 export const MAX_BYTES = 1_048_576;
 export const TIMEOUT_MS = 10_000;
@@ -12,24 +16,33 @@ const MAX_REDIRECTS = 3;
 export const ACCEPT = 'application/did+json, application/json';
 export const TOO_LARGE = 'the DID document is larger than 1 MiB';
 export const TOO_SLOW = 'the DID document did not arrive within 10 s';
-
-export const isPublic = (address: string) => ipaddr.process(address).range() === 'unicast';
+/** For the whole fetch, redirects and body included: a server sending a byte now and then cannot hold us. */
+const DEADLINE_MS = 15_000;
 
 /**
- * did:web documents over HTTPS only, with the bounds of the main API's guarded fetch: public addresses
- * (unless `allowPrivate`; addresses written in the URL are checked here, names by the hop fetcher where it
- * can resolve them), 10 s per hop, 1 MiB, at most 3 redirects.
+ * did:web documents over HTTPS only, with the bounds and the address rule of the main API's guarded fetch
+ * (`core/service-kit/public-address.ts`, the same test table): public addresses (unless `allowPrivate`;
+ * addresses written in the URL are checked here, names by the hop fetcher where it can resolve them), 10 s of
+ * silence per hop, 15 s for the whole fetch (`deadlineMs`, which tests shorten), 1 MiB, at most 3 redirects.
  */
 export const documentFetcherOver =
-  (getOnce: HopFetcher, allowPrivate: boolean): DocumentFetcher =>
+  (getOnce: HopFetcher, allowPrivate: boolean, deadlineMs = DEADLINE_MS): DocumentFetcher =>
   async (start) => {
+    const signal = AbortSignal.timeout(deadlineMs);
     let url = start;
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'https:') throw new Error(`${url.href} is not HTTPS`);
       // An address written in the URL is connected to without a lookup: check it here.
       const literal = url.hostname.replace(/^\[|\]$/g, '');
-      if (ipaddr.isValid(literal) && !allowPrivate && !isPublic(literal)) throw new Error(`${url.host} is not a public address`);
-      const { status, location, body } = await getOnce(url);
+      if (ipaddr.isValid(literal) && !allowPrivate && !isPublicAddress(literal)) throw new Error(`${url.host} is not a public address`);
+      let answer;
+      try {
+        answer = await getOnce(url, signal);
+      } catch (error) {
+        if (signal.aborted) throw new Error(`the DID document did not arrive within ${deadlineMs / 1000} s`);
+        throw error;
+      }
+      const { status, location, body } = answer;
       if (status >= 300 && status < 400 && location) {
         if (hop >= MAX_REDIRECTS) throw new Error('more than 3 redirects');
         url = new URL(location, url);
@@ -45,8 +58,9 @@ export const documentFetcherOver =
  * reaches public hosts only), manual redirects, the same byte cap and time limit.
  */
 export const createFetchDocumentFetcher = (options: { allowPrivate: boolean }): DocumentFetcher =>
-  documentFetcherOver(async (url) => {
-    const res = await fetch(url, { headers: { accept: ACCEPT }, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) }).catch((error: unknown) => {
+  documentFetcherOver(async (url, deadline) => {
+    const signal = AbortSignal.any([deadline, AbortSignal.timeout(TIMEOUT_MS)]);
+    const res = await fetch(url, { headers: { accept: ACCEPT }, redirect: 'manual', signal }).catch((error: unknown) => {
       throw new Error((error as Error).name === 'TimeoutError' ? TOO_SLOW : String(error));
     });
     if (Number(res.headers.get('content-length') ?? 0) > MAX_BYTES) throw new Error(TOO_LARGE);

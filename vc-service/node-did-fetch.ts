@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { ACCEPT, documentFetcherOver, isPublic, MAX_BYTES, TIMEOUT_MS, TOO_LARGE, TOO_SLOW, type DocumentFetcher } from './did-fetch.ts';
+import { isPublicAddress } from '../core/service-kit/public-address.ts';
+import { ACCEPT, documentFetcherOver, MAX_BYTES, TIMEOUT_MS, TOO_LARGE, TOO_SLOW, type DocumentFetcher } from './did-fetch.ts';
 
 /**
  * The address guard sits in the connection's own DNS lookup, so the address checked is the one
@@ -13,7 +14,7 @@ const guardedLookup =
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as unknown as LookupAddress[];
-      const refused = list.find((a) => !allowPrivate && !isPublic(a.address));
+      const refused = list.find((a) => !allowPrivate && !isPublicAddress(a.address));
       if (refused) return callback(new Error(`${hostname} resolves to a non-public address`), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       const first = list[0];
@@ -22,9 +23,9 @@ const guardedLookup =
     });
   };
 
-const getOnce = (url: URL, lookup: LookupFunction, ca: string | undefined) =>
+const getOnce = (url: URL, lookup: LookupFunction, ca: string | undefined, signal: AbortSignal) =>
   new Promise<{ status: number; location?: string; body: Buffer }>((resolve, reject) => {
-    const options = { method: 'GET', lookup, ca, timeout: TIMEOUT_MS, headers: { accept: ACCEPT } };
+    const options = { method: 'GET', lookup, ca, signal, timeout: TIMEOUT_MS, headers: { accept: ACCEPT } };
     const req = request(url, options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -45,7 +46,13 @@ const getOnce = (url: URL, lookup: LookupFunction, ca: string | undefined) =>
   });
 
 /** The Node service's did:web fetcher: node:https with the address guard in its DNS lookup (pinned). */
-export const createDocumentFetcher = (options: { allowPrivate: boolean; /** Trusted certificates instead of Node's bundle (tests). */ ca?: string }): DocumentFetcher => {
+export const createDocumentFetcher = (options: {
+  allowPrivate: boolean;
+  /** Trusted certificates instead of Node's bundle (tests). */
+  ca?: string;
+  /** The overall deadline (tests shorten it). */
+  deadlineMs?: number;
+}): DocumentFetcher => {
   const lookup = guardedLookup(options.allowPrivate);
-  return documentFetcherOver((url) => getOnce(url, lookup, options.ca), options.allowPrivate);
+  return documentFetcherOver((url, signal) => getOnce(url, lookup, options.ca, signal), options.allowPrivate, options.deadlineMs);
 };

@@ -1,4 +1,6 @@
 import { ConfigError } from '../core/errors.ts';
+import { apiKeyProblem } from '../core/service-kit/api-key.ts';
+import { DEVELOPMENT_PLACEHOLDER_KEY, isLocalDevelopment } from '../core/service-kit/deployment.ts';
 import { readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from '../core/settings/env-readers.ts';
 
 /** The VC service's settings (README table). */
@@ -18,16 +20,20 @@ export interface VcSettings {
 
 export const readVcSettings = (env: EnvSource): VcSettings => {
   const apiKey = readText(env, 'API_KEY');
-  if (!apiKey) throw new ConfigError('API_KEY is required: the Bearer token clients send');
+  const keyProblem = apiKeyProblem('API_KEY', apiKey);
+  if (keyProblem) throw new ConfigError(`${keyProblem} (the Bearer token)`);
   const databaseUrl = readText(env, 'DATABASE_URL');
   if (!databaseUrl) throw new ConfigError('DATABASE_URL is required: the PostgreSQL database holding the vc_service schema');
   const hex = readText(env, 'KEY_ENCRYPTION_KEY');
   if (!hex || !/^[0-9a-fA-F]{64}$/.test(hex)) {
     throw new ConfigError('KEY_ENCRYPTION_KEY must be 64 hex characters (openssl rand -hex 32)');
   }
+  if (hex.toLowerCase() === DEVELOPMENT_PLACEHOLDER_KEY && !isLocalDevelopment(env)) {
+    throw new ConfigError(`KEY_ENCRYPTION_KEY is the published development key, refused when DEPLOYMENT_ENVIRONMENT is "${env.DEPLOYMENT_ENVIRONMENT}"`);
+  }
   const port = readInteger(env, 'PORT', 3332, { min: 0, max: 65535 });
   return {
-    apiKey,
+    apiKey: apiKey!,
     port,
     databaseUrl,
     keyEncryptionKey: Buffer.from(hex, 'hex'),

@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureQueues } from '../../core/jobs/job-queue.ts';
+import { DEFAULT_QUEUE_SETTINGS, QUEUE_NAMES, queueDefinitions } from '../../core/jobs/queues.ts';
 import type { JobQueue } from '../../core/jobs/job-queue.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { BATCHES, batchRow, issueJobs, itemRows, submit } from '../../test/rig/batch-submission.ts';
@@ -132,6 +135,38 @@ describe('expiry sweep', () => {
 });
 
 describe('schedules', () => {
+  it(
+    'a sweep left active by a killed worker blocks the next sweeps only for the sweep expiry, not WORKER_JOB_TIMEOUT_SECONDS (the sweep that did not run for minutes)',
+    async () => {
+      // The worker's queues with the default job timeout (300 s); pg-boss's supervisor and monitor look every second here.
+      const boss = new PgBoss({ connectionString: rig.t.databaseUrl, max: 2, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, schedule: false });
+      boss.on('error', () => {});
+      await boss.start();
+      try {
+        await ensureQueues(boss, queueDefinitions(DEFAULT_QUEUE_SETTINGS), true);
+        const queue = QUEUE_NAMES.reconcileBatches;
+        await rig.t.db.execute(sql`delete from pgboss.job where name = ${queue}`);
+        const abandoned = await boss.send(queue, {});
+        expect((await boss.fetch(queue)).map((j) => j.id)).toEqual([abandoned]);
+        // The worker holding it is killed: it never completes. The next sweeps (the singleton policy) wait behind it.
+        const next = await boss.send(queue, {});
+        expect(await boss.fetch(queue)).toEqual([]);
+        // Bounded well below the 300 s job timeout: before the fix the sweep stayed blocked for it.
+        const end = Date.now() + 90_000;
+        let fetched: string[] = [];
+        while (fetched.length === 0 && Date.now() < end) {
+          await new Promise((r) => setTimeout(r, 250));
+          fetched = (await boss.fetch(queue)).map((j) => j.id);
+        }
+        expect(fetched).toEqual([next]);
+        expect((await boss.getJobById(queue, abandoned!))?.state).toBe('failed');
+      } finally {
+        await boss.stop({ graceful: false });
+      }
+    },
+    120_000,
+  );
+
   it('the worker sends the reconciliation sweep on LIBRARY_RECONCILE_PENDING_RUNS_CRON and the expiry sweep every BATCH_EXPIRY_SWEEP_MINUTES', async () => {
     const worker = await startTestWorker(rig.t.databaseUrl, [reconcileBatchesConsumer, expireBatchesConsumer], logger, {
       LIBRARY_RECONCILE_PENDING_RUNS_CRON: '*/5 * * * *',

@@ -1,4 +1,6 @@
 import { sql } from 'drizzle-orm';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createGuardedFetch } from '../../core/net/guarded-fetch.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchItemIssuer, classifyAttemptFailure } from '../../core/batches/batch-issuance.ts';
 import { retryDelaySeconds } from '../../core/batches/item-outcome.ts';
@@ -149,13 +151,50 @@ describe('issuing a batch', () => {
     expect((await itemRows(rig.t.db, batchId))[0]!.attemptCount).toBe(1);
   });
 
-  it('a fault after the sign request (storage down) is OUTCOME_UNKNOWN, not retried; the batch needs attention', async () => {
+  it('the storage service refusing connections after signing is a known fault: the item is retried, the batch pauses as a whole, then completes', async () => {
+    const batchId = await submitItems([good(), good(), good()]);
+    const before = await credentialCount();
+    const t0 = Date.now();
+    await withStorageDown(() => run(batchId));
+    const rows = await itemRows(rig.t.db, batchId);
+    // The first item failed once and waits for its retry; the others were not touched (the batch paused).
+    expect(rows.map((r) => [r.state, r.attemptCount])).toEqual([['QUEUED', 1], ['QUEUED', 0], ['QUEUED', 0]]);
+    expect(rows[0]).toMatchObject({ errorCode: 'STORAGE_UNAVAILABLE' });
+    expect(rows[0]!.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(t0 + 30_000);
+    expect(await credentialCount()).toBe(before);
+    expect((await status(batchId)).state).toBe('RUNNING');
+    // It resumes by itself: a continuation waits for the item's retry time.
+    const continuation = (await createdJobs(batchId)).find((j) => new Date(j.start_after).getTime() > Date.now());
+    expect(new Date(continuation!.start_after).getTime()).toBe(rows[0]!.nextAttemptAt!.getTime());
+
+    await makeDue(batchId);
+    await run(batchId);
+    const view = await status(batchId);
+    expect(view).toMatchObject({ state: 'COMPLETED', counts: { issued: 3, unknown: 0, failed: 0 } });
+    expect(await credentialCount()).toBe(before + 3);
+    expect((await itemRows(rig.t.db, batchId)).map((r) => r.attemptCount)).toEqual([2, 1, 1]);
+  });
+
+  it('a fault whose outcome cannot be known (the storage service took the request and never answered) is OUTCOME_UNKNOWN, not retried; the batch needs attention', async () => {
     const batchId = await submitItems([good()]);
     const before = await credentialCount();
-    await withStorageDown(() => run(batchId));
+    const held: Socket[] = [];
+    const silent = createNetServer((socket) => void held.push(socket));
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', () => done()));
+    await pointStorageInstance(rig.t, SYSTEM_SERVICE_IDS.STORAGE, `http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    try {
+      // The worker's fetcher with a short timeout, so the silence ends in seconds.
+      const w = deps();
+      const quick: WorkerDeps = { ...w, fetcher: createGuardedFetch({ allowPrivate: true, userAgent: 'css-test', timeoutMs: 1000 }) };
+      await runJob(issueBatchConsumer, { tenantId, batchId }, quick);
+    } finally {
+      await pointStorageInstance(rig.t, SYSTEM_SERVICE_IDS.STORAGE, rig.storage.url);
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((done) => silent.close(() => done()));
+    }
     const view = await status(batchId);
     expect(view.state).toBe('NEEDS_ATTENTION');
-    expect(view.items[0]).toMatchObject({ state: 'OUTCOME_UNKNOWN', error: { code: expect.any(String) } });
+    expect(view.items[0]).toMatchObject({ state: 'OUTCOME_UNKNOWN', error: { code: 'STORAGE_UNAVAILABLE' } });
     expect(await credentialCount()).toBe(before);
     expect(await createdJobs(batchId)).toHaveLength(1); // only the submission's own job, which runJob did not consume
   });

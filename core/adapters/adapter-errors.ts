@@ -11,10 +11,23 @@ export class AdapterError extends Error {
     readonly service: 'STORAGE' | 'IDR' | 'VC',
     message: string,
     readonly status?: number,
+    /**
+     * True when the service certainly did not act on the request: it was never sent (connection
+     * refused, name unresolved, address refused by the guard), or the service answered an error
+     * status. False when it may have acted: a timeout or reset after sending, a 504 (a gateway gave
+     * up waiting), or a 2xx answer we could not read.
+     */
+    readonly notDone = false,
   ) {
     super(message);
   }
 }
+
+/** Whether an error says the upstream call it comes from certainly did nothing there. */
+export const upstreamDidNothing = (error: unknown): boolean => error instanceof AdapterError && error.notDone;
+
+/** An error status the service answered itself: it refused or failed, and did not act (a 504 is a gateway timing out). */
+const answeredNotDone = (status: number) => status !== 504;
 
 /** Reads an upstream error body's message (`message`, `error` or `detail`), else the status text. */
 const upstreamMessage = async (res: Response): Promise<string> => {
@@ -36,11 +49,12 @@ export const callUpstream = async (
     res = await send();
   } catch (error) {
     const why = error instanceof GuardedFetchError ? error.message : String(error);
-    throw new AdapterError('unavailable', service, `${service} service unreachable: ${why}`);
+    const notSent = error instanceof GuardedFetchError && error.notSent;
+    throw new AdapterError('unavailable', service, `${service} service unreachable: ${why}`, undefined, notSent);
   }
   if (res.ok) return res;
   const message = await upstreamMessage(res);
-  throw new AdapterError(res.status >= 500 ? 'unavailable' : 'rejected', service, message, res.status);
+  throw new AdapterError(res.status >= 500 ? 'unavailable' : 'rejected', service, message, res.status, answeredNotDone(res.status));
 };
 
 /**

@@ -20,9 +20,11 @@ export const batchItemIssuer =
   };
 
 /**
- * Sorts a failed attempt (spec "Batch item state"): anything after the sign request was sent is an
- * unknown outcome; before it, a 4xx is a definitive refusal with its code, and any other failure
- * (an upstream 5xx, a status-list mint failure, a lost connection) is a pre-dispatch fault to retry.
+ * Sorts a failed attempt (spec "Batch item state"; decisions "Known and unknown outcomes"): a fault
+ * whose outcome cannot be known (marked dispatched by issuance) is unknown; a 4xx is a definitive
+ * refusal with its code; any other failure (an upstream 5xx, a refused connection before or after
+ * signing, a status-list mint failure) did nothing anywhere and is a fault to retry. An upstream
+ * service unavailable (502 `<SERVICE>_UNAVAILABLE`) says the batch's dependency is down.
  */
 export const classifyAttemptFailure = (error: unknown): AttemptFailure => {
   const code = error instanceof ApiError ? (error.code ?? `HTTP_${error.status}`) : ITEM_CODES.unexpected;
@@ -32,5 +34,6 @@ export const classifyAttemptFailure = (error: unknown): AttemptFailure => {
       : 'An unexpected error stopped this attempt; search the logs for the item correlation id.';
   if (isDispatchedFault(error)) return { kind: 'unknown', code, message };
   if (error instanceof ApiError && error.status < 500) return { kind: 'refused', code, message };
-  return { kind: 'pre-dispatch', code, message };
+  const dependencyDown = error instanceof ApiError && error.status === 502 && code.endsWith('_UNAVAILABLE');
+  return { kind: 'pre-dispatch', code, message, ...(dependencyDown ? { dependencyDown } : {}) };
 };

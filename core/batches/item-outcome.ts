@@ -11,7 +11,13 @@ import { transitionItem } from './batch-repository.ts';
  * - `unknown`: the sign request was sent, or the attempt broke in a way that cannot rule it out →
  *   OUTCOME_UNKNOWN, never replayed.
  */
-export type AttemptFailure = { kind: 'refused' | 'pre-dispatch' | 'unknown'; code: string; message: string };
+export type AttemptFailure = {
+  kind: 'refused' | 'pre-dispatch' | 'unknown';
+  code: string;
+  message: string;
+  /** A pre-dispatch fault because a service the batch needs is down: the whole batch waits, not only the item. */
+  dependencyDown?: boolean;
+};
 
 export const ITEM_CODES = {
   attemptsExhausted: 'ITEM_ATTEMPTS_EXHAUSTED',

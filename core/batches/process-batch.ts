@@ -104,8 +104,13 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
     return moved ? { item: moved.after, token } : 'done';
   });
 
-/** One attempt at one item; its outcome is recorded before this returns. */
-const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: string }, item: BatchItemRow, token: string) => {
+/**
+ * One attempt at one item; its outcome is recorded before this returns. Answers `'pause'` when the
+ * item went back to the queue because a service the batch needs is down: a continuation is queued
+ * for the item's retry time (in the same transaction) and the job claims no further item, so the
+ * batch backs off as a whole instead of spending every item's attempts on the outage.
+ */
+const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: string }, item: BatchItemRow, token: string): Promise<'pause' | undefined> => {
   const log = { batchId: batch.id, index: item.index, correlationId: item.correlationId };
   const onRecorded = async (tx: Queryable, credentialId: string) => {
     // A late finish of an attempt already marked unknown still settles it: the record exists.
@@ -132,11 +137,15 @@ const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: s
   } catch (error) {
     const failure: AttemptFailure = deps.classify(error);
     deps.logger.warn('Batch item attempt failed', { ...log, kind: failure.kind, code: failure.code, error: String(error) });
-    await deps.db.transaction(async (tx) => {
+    return deps.db.transaction(async (tx) => {
       const locked = await lockTenantBatch(tx, batch.tenantId, batch.id);
-      if (locked) await recordFailedAttempt(tx, locked, item, token, failure, deps.policy);
+      if (!locked) return undefined;
+      const moved = await recordFailedAttempt(tx, locked, item, token, failure, deps.policy);
+      if (!failure.dependencyDown || moved?.after.state !== 'QUEUED' || !moved.after.nextAttemptAt) return undefined;
+      await enqueueContinuation(deps, tx, moved.batch, moved.after.nextAttemptAt);
+      deps.logger.warn('Batch paused: a service it needs is down', { batchId: batch.id, code: failure.code, resumesAt: moved.after.nextAttemptAt.toISOString() });
+      return 'pause' as const;
     });
-    return;
   }
   deps.logger.info('Batch item issued', { ...log, credentialId: result.credentialId });
   if (result.warnings.length === 0) return;
@@ -154,7 +163,8 @@ const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: s
 /**
  * The `credentials.issue-batch` job (spec "Batch item state", batch notes 1–3): claims the batch,
  * turns attempts an earlier job left PROCESSING into OUTCOME_UNKNOWN, then issues the items in
- * index order, one at a time, each marked PROCESSING in its own committed transaction first. It
+ * index order, one at a time, each marked PROCESSING in its own committed transaction first. A
+ * service the batch needs being down pauses it until the failed item's retry time. It
  * claims nothing and queues no continuation once cancellation is requested; when its time runs
  * short, when the worker stops (after the item in flight), or when only deferred retries remain, it
  * queues a continuation; when all is settled, it settles the batch.
@@ -174,7 +184,7 @@ export const processBatch = async (deps: BatchWorkDeps, tenantId: string, batchI
     for (;;) {
       const step = await nextStep(deps, claim.token, tenantId, batchId, Date.now() > deadline || deps.stopping?.aborted === true);
       if (step === 'done') return;
-      await attemptItem(deps, claim.batch, step.item, step.token);
+      if ((await attemptItem(deps, claim.batch, step.item, step.token)) === 'pause') return;
     }
   } finally {
     await releaseClaim(deps.db, batchId, claim.token);

@@ -29,12 +29,17 @@ const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
  * (400 BATCH_TOO_LARGE), each item an object whose compact JSON fits MAX_REQUEST_BODY_BYTES, with
  * an optional `reference` (1–200 characters, no control characters, unique in the batch), and
  * otherwise exactly a single issuance request (`validateItem`, which throws 400 `items[i].field: …`).
+ * The count is checked before any item; items are validated in steps of ITEMS_PER_STEP, yielding between.
  */
-const acceptBatchItems = (
+/** Items validated between two yields to the event loop: a large batch never holds the request thread for long. */
+const ITEMS_PER_STEP = 20;
+const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+const acceptBatchItems = async (
   body: unknown,
   limits: { maxItems: number; maxItemBytes: number },
   validateItem: (item: unknown, prefix: string) => void,
-): AcceptedItem[] => {
+): Promise<AcceptedItem[]> => {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body: must be a JSON object');
   const items = (body as { items?: unknown }).items;
   if (items === undefined) throw badRequest('items: is required');
@@ -44,7 +49,9 @@ const acceptBatchItems = (
     throw badRequest(`items: a batch holds at most ${limits.maxItems} items (MAX_BATCH_ITEMS); got ${items.length}`, 'BATCH_TOO_LARGE');
   }
   const firstWithReference = new Map<string, number>();
-  return items.map((item, i) => {
+  const accepted: AcceptedItem[] = [];
+  for (const [i, item] of items.entries()) {
+    if (i > 0 && i % ITEMS_PER_STEP === 0) await yieldToOthers();
     const at = `items[${i}]`;
     if (item === null || typeof item !== 'object' || Array.isArray(item)) throw badRequest(`${at}: must be a JSON object`);
     const size = utf8Bytes(JSON.stringify(item));
@@ -60,8 +67,9 @@ const acceptBatchItems = (
       firstWithReference.set(reference, i);
     }
     validateItem(request, at);
-    return { request, reference: (reference as string | undefined) ?? null };
-  });
+    accepted.push({ request, reference: (reference as string | undefined) ?? null });
+  }
+  return accepted;
 };
 
 export interface SubmissionDeps {
@@ -106,7 +114,7 @@ export const submitBatch = async (deps: SubmissionDeps, s: Submission): Promise<
   const existing = await findBySubmissionKey(deps.db, s.tenantId, s.idempotencyKey);
   if (existing) return { ...(await replay(deps.db, existing, digest)), replayed: true };
 
-  const items = acceptBatchItems(s.body, { maxItems: deps.settings.maxItems, maxItemBytes: deps.settings.maxItemBytes }, s.validateItem);
+  const items = await acceptBatchItems(s.body, { maxItems: deps.settings.maxItems, maxItemBytes: deps.settings.maxItemBytes }, s.validateItem);
   const batchId = createId();
   const rows = await Promise.all(
     items.map(async (item, index) => ({

@@ -5,6 +5,7 @@ import { publicUrlProblem } from '../net/public-url.ts';
 import { STATUS_PURPOSES, type IssuanceSettings, type StatusPurpose } from '../settings/issuance-settings.ts';
 import { TEXT_LIMITS, tooLongMessage, type TextKind } from '../text-limits.ts';
 import { issuePath } from '../validation/issue-path.ts';
+import { assertPayloadSize } from './payload-limit.ts';
 import { assertValidTags } from './tags.ts';
 
 /**
@@ -83,7 +84,7 @@ const STATUS_NOT_ACCEPTED = 'CREDENTIAL_STATUS_NOT_ACCEPTED';
 
 /**
  * Step 1 of issuance: the body's shape (400 `field: problem`, the first failure, paths prefixed by
- * `prefix` for batch items), then the rules that depend on settings: statusPurposes unique and
+ * `prefix` for batch items), the payload's size (413, `payload-limit.ts`), then the rules that depend on settings: statusPurposes unique and
  * single unless multiple purposes are enabled, tags by the one tag rule.
  */
 export const parseIssuanceRequest = (body: unknown, settings: IssuanceSettings, prefix = ''): IssuanceRequest => {
@@ -96,6 +97,7 @@ export const parseIssuanceRequest = (body: unknown, settings: IssuanceSettings, 
   }
   const at = (field: string) => (prefix ? `${prefix}.${field}` : field);
   const request = parsed.data;
+  assertPayloadSize(request.credentialPayload, at('credentialPayload'));
   if ('credentialStatus' in request.credentialPayload) {
     throw badRequest(`${at('credentialPayload.credentialStatus')}: must not be sent; status entries are minted at issuance (statusPurposes)`, STATUS_NOT_ACCEPTED);
   }

@@ -1,6 +1,8 @@
 import type { Queryable } from '../../db/client.ts';
+import { upstreamDidNothing } from '../adapters/adapter-errors.ts';
 import { adapterFailure } from '../adapters/adapter-failure.ts';
 import type { StoredDocument } from '../adapters/storage/storage-adapter.ts';
+import type { StatusEntry } from '../adapters/vc/vc-adapter.ts';
 import { vcAdapterFor } from '../dids/vc-instance.ts';
 import { attachClaimRecord } from '../idempotency/idempotency-claims.ts';
 import { resolveStorageInstance, storageAdapterFor } from '../service-instances/storage-instance.ts';
@@ -44,13 +46,25 @@ const startedEarly = <T>(read: Promise<T>): Promise<T> => {
   return read;
 };
 
+const entryNames = (entries: StatusEntry[]) => entries.map((e) => `${e.statusPurpose} ${e.statusListCredential}#${e.statusListIndex}`);
+
 /** What an operator needs to find a credential that was signed but is not recorded here. */
 const signedTrace = (deps: IssuanceDeps, issuerDid: string, vcServiceInstanceId: string, signed: SignedCredential) => ({
   correlationId: deps.correlationId,
   issuerDid,
   vcServiceInstanceId,
-  statusEntries: signed.statusEntries.map((e) => `${e.statusPurpose} ${e.statusListCredential}#${e.statusListIndex}`),
+  statusEntries: entryNames(signed.statusEntries),
 });
+
+/**
+ * An attempt whose outcome is known to be nothing (decisions "Known and unknown outcomes"): the
+ * entries it minted belong to no credential. They are recorded as unused here (the log line an
+ * operator or the orphan sweep reads); a bit never set on them harms no one.
+ */
+const recordUnusedEntries = (deps: IssuanceDeps, issuerDid: string, entries: StatusEntry[], why: string) => {
+  if (entries.length === 0) return;
+  deps.logger.warn('Status entries left unused', { correlationId: deps.correlationId, issuerDid, why, statusEntries: entryNames(entries) });
+};
 
 /**
  * Issues one credential (issue 14 §1; peer §1.3), in order: the data model of the type and version,
@@ -60,8 +74,10 @@ const signedTrace = (deps: IssuanceDeps, issuerDid: string, vcServiceInstanceId:
  * signed, stored (encrypted unless asked not to; the key kept sealed), and recorded with its status
  * entries and entity links in one transaction; then, if asked, published to the IDR (failures are
  * warnings). Everything that can be refused is refused before the VC service signs. An error after
- * the sign request is marked dispatched (`issuance-fault.ts`); a credential signed but not recorded
- * leaves a warn log line, and a stored copy whose record could not be written is removed.
+ * the sign request is marked dispatched (`issuance-fault.ts`) unless its outcome is known to be
+ * nothing (the VC or storage service refused the connection or answered an error: the signed copy is
+ * discarded, its status entries logged as unused); a credential signed but not recorded leaves a warn
+ * log line, and a stored copy whose record could not be written is removed.
  */
 export const issueCredential = async (
   deps: IssuanceDeps,
@@ -91,12 +107,24 @@ export const issueCredential = async (
   const storage = await storageAdapterFor(deps, storageInstance.configEncrypted);
 
   let dispatched = false;
+  const minted: StatusEntry[] = [];
   let signed: SignedCredential;
   try {
-    signed = await signWithStatus(vc, { issuerDid: issuer.did, payload, purposes: request.statusPurposes, onDispatch: () => (dispatched = true) });
+    signed = await signWithStatus(vc, {
+      issuerDid: issuer.did,
+      payload,
+      purposes: request.statusPurposes,
+      onDispatch: () => (dispatched = true),
+      onMinted: (entry) => minted.push(entry),
+    });
   } catch (error) {
     const failure = adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'sign the credential' });
-    throw dispatched ? markDispatched(failure) : failure;
+    // Refused, or the VC service answered an error: nothing was signed, the attempt is a plain fault.
+    if (!dispatched || upstreamDidNothing(error)) {
+      recordUnusedEntries(deps, issuer.did, minted, 'nothing was signed');
+      throw failure;
+    }
+    throw markDispatched(failure);
   }
   const trace = signedTrace(deps, issuer.did, issuer.instance.id, signed);
 
@@ -106,8 +134,16 @@ export const issueCredential = async (
   try {
     stored = await storage.storeJson(signed.enveloped as unknown as Record<string, unknown>, { encrypt: encrypted, id: externalId });
   } catch (error) {
+    const failure = adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'store the credential' });
+    // Refused, or the storage service answered an error: nothing was stored, and the signed copy
+    // exists only here. It is discarded and the attempt is a plain fault, retried like any other.
+    if (upstreamDidNothing(error)) {
+      deps.logger.warn('A signed credential was discarded: the storage service stored nothing', trace);
+      recordUnusedEntries(deps, issuer.did, signed.statusEntries, 'the signed credential was discarded');
+      throw failure;
+    }
     deps.logger.warn('A credential was signed but could not be stored; it is not recorded', trace);
-    throw markDispatched(adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'store the credential' }));
+    throw markDispatched(failure);
   }
 
   let credentialId: string;

@@ -29,15 +29,24 @@ const assertOneBit = (entry: StatusEntry) => {
  * Mints one status entry per purpose (before anything is signed), puts them in the credential (one
  * purpose: an object; several: an array; `statusListIndex` a JSON number, as UNTP 0.7 types it),
  * signs through the issuer's VC service, and checks the answer: the signed credential names our
- * issuer and carries exactly the minted entries. `onDispatch` runs just before the sign request.
+ * issuer and carries exactly the minted entries. `onDispatch` runs just before the sign request,
+ * `onMinted` after each entry is minted.
  */
 export const signWithStatus = async (
   adapter: VcAdapter,
-  input: { issuerDid: string; payload: Record<string, unknown>; purposes: StatusPurpose[]; onDispatch?: () => void },
+  input: {
+    issuerDid: string;
+    payload: Record<string, unknown>;
+    purposes: StatusPurpose[];
+    onDispatch?: () => void;
+    /** Each entry as it is minted, so a failure later can say which entries it leaves unused. */
+    onMinted?: (entry: StatusEntry) => void;
+  },
 ): Promise<SignedCredential> => {
   const statusEntries: StatusEntry[] = [];
   for (const purpose of input.purposes) {
     const entry = await adapter.mintStatus(input.issuerDid, purpose);
+    input.onMinted?.(entry);
     assertOneBit(entry);
     statusEntries.push(entry);
   }

@@ -44,13 +44,15 @@ export const resolveVcInstance = async (db: Queryable, tenantId: string, given?:
 export interface VcDeps {
   box: SecretBox;
   fetcher: Fetcher;
+  /** Sent with every call (`x-correlation-id`). */
+  correlationId?: string;
 }
 
 export const vcConfigOf = async (box: SecretBox, instance: VcInstance) => (await box.openConfig(instance.configEncrypted)) as VcConfig;
 
 export const vcAdapterFor = async (deps: VcDeps, instance: VcInstance): Promise<{ adapter: VcAdapter; config: VcConfig }> => {
   const config = await vcConfigOf(deps.box, instance);
-  return { adapter: createVcAdapter(config, deps.fetcher), config };
+  return { adapter: createVcAdapter(config, deps.fetcher, { correlationId: deps.correlationId }), config };
 };
 
 /** The system default VC instance (its host is reserved: tenants cannot self-manage it). */

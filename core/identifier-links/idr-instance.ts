@@ -12,7 +12,7 @@ import type { Logger } from '../logging/logger.ts';
 import { serviceInstanceNotFound } from '../service-instances/visible-instance.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 
-type InstanceDeps = { db: Database; box: SecretBox; fetcher: Fetcher };
+type InstanceDeps = { db: Database; box: SecretBox; fetcher: Fetcher; /** Sent with every call (`x-correlation-id`). */ correlationId?: string };
 
 /**
  * The IDR instance for an identifier: the scheme's, else the registrar's, else the tenant's primary
@@ -38,7 +38,7 @@ export const resolveIdrInstance = async (deps: Pick<InstanceDeps, 'db'>, tenantI
 
 export const adapterFor = async (deps: InstanceDeps, instance: typeof serviceInstances.$inferSelect): Promise<{ adapter: IdrAdapter; config: IdrConfig }> => {
   const config = (await deps.box.openConfig(instance.configEncrypted)) as IdrConfig;
-  return { adapter: createIdrAdapter(config, deps.fetcher), config };
+  return { adapter: createIdrAdapter(config, deps.fetcher, { correlationId: deps.correlationId }), config };
 };
 
 

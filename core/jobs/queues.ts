@@ -39,8 +39,24 @@ export const DEFAULT_QUEUE_SETTINGS: QueueSettings = {
  * with them at start; a producer creates a missing queue it sends to (with the defaults), so a
  * submission on a database no worker has seen yet is kept until a worker starts.
  */
+/**
+ * How long a sweep job may stay active. A sweep is a singleton (one active at a time), so a sweep
+ * whose worker was killed holds the slot until it expires and every later sweep waits behind it: with
+ * the job timeout (300 s by default, plus pg-boss's minute of supervision) that was the reconciliation
+ * sweep that did not run for about 7 minutes. A sweep does bounded work (its batch size of short
+ * transactions); one that outlives this is failed by pg-boss and the next may overlap it, which every
+ * sweep tolerates (each locks and re-checks what it changes).
+ */
+export const SWEEP_EXPIRE_SECONDS = 30;
+
 export const queueDefinitions = (s: QueueSettings): QueueDefinition[] => {
-  const sweep = { policy: 'singleton' as const, retryLimit: 0, retryDelay: 0, retryBackoff: false, expireInSeconds: s.jobTimeoutSeconds };
+  const sweep = {
+    policy: 'singleton' as const,
+    retryLimit: 0,
+    retryDelay: 0,
+    retryBackoff: false,
+    expireInSeconds: Math.min(s.jobTimeoutSeconds, SWEEP_EXPIRE_SECONDS),
+  };
   return [
     {
       name: QUEUE_NAMES.issueBatch,

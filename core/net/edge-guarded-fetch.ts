@@ -1,4 +1,4 @@
-import { GuardedFetchError, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
+import { failedBeforeConnecting, GuardedFetchError, MAX_RESPONSE_BYTES, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
 import { publicUrlProblem } from './public-url.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -40,7 +40,7 @@ const readCapped = async (res: Response, maxBytes: number): Promise<Uint8Array<A
  */
 export const createEdgeGuardedFetch = (options: GuardOptions): Fetcher => {
   const maxRedirects = options.maxRedirects ?? 3;
-  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const maxBytes = options.maxBytes ?? MAX_RESPONSE_BYTES;
   const timeoutMs = options.timeoutMs ?? 10_000;
   return async (input, init = {}) => {
     const signal = AbortSignal.timeout(timeoutMs);
@@ -56,7 +56,9 @@ export const createEdgeGuardedFetch = (options: GuardOptions): Fetcher => {
         res = await fetch(url, { ...request, headers, redirect: 'manual', signal });
       } catch (error) {
         if (signal.aborted) throw new GuardedFetchError('timeout', `No answer within ${timeoutMs} ms`);
-        throw new GuardedFetchError('network', String(error));
+        // Node's fetch names a refused connection in `cause.code`; a runtime that does not is taken as unknown.
+        const notSent = redirects === 0 && failedBeforeConnecting((error as { cause?: unknown } | null)?.cause);
+        throw new GuardedFetchError('network', String(error), { notSent });
       }
       const location = res.headers.get('location');
       if (REDIRECTS.has(res.status) && location) {

@@ -5,15 +5,34 @@ export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
 
 export type FetchRefusal = 'blocked-address' | 'bad-url' | 'too-many-redirects' | 'too-large' | 'timeout' | 'network';
 
+/** The response size cap of the guarded fetchers (and so of every adapter) unless a caller sets its own. */
+export const MAX_RESPONSE_BYTES = 1_048_576;
+
 /** An outbound call the guard refused or could not complete; `reason` says which. */
 export class GuardedFetchError extends Error {
+  /**
+   * True when the request certainly never reached the other side: refused by the guard, a name that
+   * does not resolve, or a connection refused. Anything else (a timeout, a reset, an answer too large)
+   * may have come after the server received the request, so what it did is unknown.
+   */
+  readonly notSent: boolean;
+
   constructor(
     readonly reason: FetchRefusal,
     message: string,
+    options: { notSent?: boolean } = {},
   ) {
     super(message);
+    this.notSent = reason === 'blocked-address' || reason === 'bad-url' || options.notSent === true;
   }
 }
+
+/** Socket errors raised before a connection exists: nothing of the request was sent. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Whether a transport error (Node's `code`) happened before any byte of the request could be sent. */
+export const failedBeforeConnecting = (error: unknown): boolean =>
+  error !== null && typeof error === 'object' && NOT_CONNECTED.has(String((error as { code?: unknown }).code));
 
 export interface GuardOptions {
   /** FETCH_ALLOW_PRIVATE_URLS exactly `true`. */

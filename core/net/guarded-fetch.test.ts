@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedFetchError, readUserAgent } from './fetcher.ts';
 import { createEdgeGuardedFetch } from './edge-guarded-fetch.ts';
 import { createGuardedFetch } from './guarded-fetch.ts';
+import { freePort } from '../../test/rig/postgres-server.ts';
 
 let server: Server;
 let other: Server;
@@ -44,6 +45,7 @@ beforeAll(async () => {
       return res.end();
     }
     if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000);
+    if (req.url === '/reset') return req.socket.destroy();
     if (req.url === '/echo' && req.method === 'POST') {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -170,6 +172,20 @@ describe.each([
     expect(await refusal(open(`${base}/big`))).toBe('too-large');
     expect(await refusal(open(`${base}/big-undeclared`))).toBe('too-large');
     expect(await refusal(open(`${base}/slow`))).toBe('timeout');
+  });
+
+  it('says a request was not sent only when it certainly was not: refused connection yes; timeout, reset, too large no', async () => {
+    const notSent = async (promise: Promise<unknown>) => {
+      const error = await promise.then(() => undefined, (e) => e);
+      expect(error).toBeInstanceOf(GuardedFetchError);
+      return (error as GuardedFetchError).notSent;
+    };
+    const nobody = `http://127.0.0.1:${await freePort()}/x`;
+    expect(await notSent(open(nobody, { method: 'POST', body: '{}' }))).toBe(true);
+    expect(await notSent(closed(`${base}/plain`))).toBe(true);
+    expect(await notSent(open(`${base}/slow`, { method: 'POST', body: '{}' }))).toBe(false);
+    expect(await notSent(open(`${base}/reset`, { method: 'POST', body: '{}' }))).toBe(false);
+    expect(await notSent(open(`${base}/big`))).toBe(false);
   });
 
   it('refuses loopback, private literals and local names when private URLs are not allowed', async () => {

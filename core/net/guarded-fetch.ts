@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import ipaddr from 'ipaddr.js';
 import { isPublicAddress, publicUrlProblem } from './public-url.ts';
-import { GuardedFetchError, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
+import { failedBeforeConnecting, GuardedFetchError, MAX_RESPONSE_BYTES, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
 import { rootCertificates } from 'node:tls';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -16,7 +16,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export const createGuardedFetch = (options: GuardOptions): Fetcher => {
   const maxRedirects = options.maxRedirects ?? 3;
-  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const maxBytes = options.maxBytes ?? MAX_RESPONSE_BYTES;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const permitted = options.addressPolicy ?? isPublicAddress;
   const resolve = options.resolve ?? ((host: string) => lookup(host, { all: true }));
@@ -27,7 +27,7 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
     const addresses = ipaddr.isValid(host)
       ? [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }]
       : await resolve(host).catch(() => {
-          throw new GuardedFetchError('network', `Could not resolve ${host}`);
+          throw new GuardedFetchError('network', `Could not resolve ${host}`, { notSent: true });
         });
     if (!options.allowPrivate && addresses.some((a) => !permitted(a.address))) {
       throw new GuardedFetchError('blocked-address', `${host} resolves to a private or reserved address`);
@@ -107,7 +107,10 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
       } catch (error) {
         if (error instanceof GuardedFetchError) throw error;
         if (signal.aborted) throw new GuardedFetchError('timeout', `No answer from ${url.host} within ${timeoutMs} ms`);
-        throw new GuardedFetchError('network', `${url.host}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new GuardedFetchError('network', `${url.host}: ${error instanceof Error ? error.message : String(error)}`, {
+          // A redirect hop's failure says nothing of the first request, which was answered.
+          notSent: redirects === 0 && failedBeforeConnecting(error),
+        });
       }
       const location = answer.headers.get('location');
       if (REDIRECTS.has(answer.status) && location) {

@@ -37,8 +37,8 @@ export const resolveStorageInstance = async (db: Queryable, tenantId: string, re
   return row;
 };
 
-export const storageAdapterFor = async (deps: { box: SecretBox; fetcher: Fetcher }, configEncrypted: string): Promise<StorageAdapter> =>
-  createStorageAdapter((await deps.box.openConfig(configEncrypted)) as StorageConfig, deps.fetcher);
+export const storageAdapterFor = async (deps: { box: SecretBox; fetcher: Fetcher; correlationId?: string }, configEncrypted: string): Promise<StorageAdapter> =>
+  createStorageAdapter((await deps.box.openConfig(configEncrypted)) as StorageConfig, deps.fetcher, { correlationId: deps.correlationId });
 
 /**
  * Deletes one stored object through the storage instance that holds it; throws when that instance

@@ -1,16 +1,8 @@
 import { ConfigError } from '../errors.ts';
+import { DEVELOPMENT_PLACEHOLDER_KEY, isLocalDevelopment } from '../service-kit/deployment.ts';
 import type { EnvSource } from './env-readers.ts';
 
-/**
- * The development placeholder key. Accepted only in local development (DEPLOYMENT_ENVIRONMENT unset
- * or `local`), so a deployment that forgot to set a real key fails at boot instead of running weakly.
- */
-export const DEVELOPMENT_PLACEHOLDER_KEY = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
-
-export const isLocalDevelopment = (env: EnvSource): boolean => {
-  const value = env.DEPLOYMENT_ENVIRONMENT?.trim();
-  return value === undefined || value === '' || value === 'local';
-};
+export { DEVELOPMENT_PLACEHOLDER_KEY, isLocalDevelopment };
 
 /** Validates DATA_ENCRYPTION_KEY: required, 64 hex characters, not the placeholder outside local. */
 export const readDataEncryptionKey = (env: EnvSource): string => {

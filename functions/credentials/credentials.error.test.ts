@@ -1,10 +1,14 @@
 import { count, sql } from 'drizzle-orm';
 import { readdir } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issuanceDeps } from '../../core/credentials/issuance-deps.ts';
 import { isDispatchedFault } from '../../core/credentials/issuance-fault.ts';
 import { parseIssuanceRequest } from '../../core/credentials/issuance-request.ts';
 import { issueCredential } from '../../core/credentials/issue-credential.ts';
+import { MAX_CREDENTIAL_PAYLOAD_BYTES, payloadBytes } from '../../core/credentials/payload-limit.ts';
+import { vcSignatureCount } from '../../test/rig/issuance-evidence.ts';
+import { ISSUANCE_REQUEST_MAX_BYTES } from '../platform/request-body.ts';
 import { credentials, libraryRecords } from '../../db/schema/index.ts';
 import { insertDidRecord, insertVcInstance, unreachableVc } from '../../test/rig/did-fixtures.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, storageConfig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
@@ -190,7 +194,27 @@ describe('POST /credentials: upstream failures', () => {
     await refused(issuedBy('did:web:imported.example.com'), 422, 'VC_REJECTED', /^The VC service refused to (sign|mint)/);
   });
 
-  it('the storage service down after signing is 502 STORAGE_UNAVAILABLE, nothing recorded, and a warn line names the signed credential', async () => {
+  it('the largest payload (MAX_CREDENTIAL_PAYLOAD_BYTES) is signed, stored and recorded; one byte more is 413 naming credentialPayload before anything is signed', async () => {
+    const padded = (bytes: number) => {
+      const payload = { ...dpp(), name: '' };
+      return { ...payload, name: 'x'.repeat(bytes - payloadBytes(payload)) };
+    };
+    const signaturesBefore = vcSignatureCount(rig.vc);
+    const largest = await issue(issueBody('DigitalProductPassport', '0.7.0', padded(MAX_CREDENTIAL_PAYLOAD_BYTES)));
+    expect(largest.status, largest.text.slice(0, 300)).toBe(201);
+    expect(vcSignatureCount(rig.vc)).toBe(signaturesBefore + 1);
+    const over = await refused(issueBody('DigitalProductPassport', '0.7.0', padded(MAX_CREDENTIAL_PAYLOAD_BYTES + 1)), 413, 'CREDENTIAL_PAYLOAD_TOO_LARGE', 'credentialPayload: must not exceed 524288 bytes');
+    expect(over.status).toBe(413);
+    expect(vcSignatureCount(rig.vc), 'nothing signed for the refused payload').toBe(signaturesBefore + 1);
+  });
+
+  it('a body too large to hold an issuable payload (5 MB) is 413 from its size, before it is parsed', async () => {
+    const res = await issue(issueBody('DigitalProductPassport', '0.7.0', { ...dpp(), name: 'x'.repeat(5_000_000) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: `Request body exceeds ${ISSUANCE_REQUEST_MAX_BYTES} bytes`, code: 'REQUEST_BODY_TOO_LARGE' });
+  });
+
+  it('the storage service refusing connections after signing is 502 STORAGE_UNAVAILABLE, nothing recorded; the signed copy is discarded and its status entry logged unused', async () => {
     const [storage] = await rig.t.db
       .insert(serviceInstances)
       .values({ tenantId, serviceType: 'STORAGE', adapterType: 'STORAGE_ADAPTER', name: 'Down', configEncrypted: await rig.t.services.secretBox.encryptJson(storageConfig(`http://127.0.0.1:${await freePort()}`)) })
@@ -198,7 +222,9 @@ describe('POST /credentials: upstream failures', () => {
     const warn = vi.spyOn(rig.t.services.logger, 'warn');
     try {
       await refused(valid({ storageOptions: { serviceInstanceId: storage!.id } }), 502, 'STORAGE_UNAVAILABLE', 'The storage service is unavailable');
-      expect(warn).toHaveBeenCalledWith('A credential was signed but could not be stored; it is not recorded', expect.objectContaining({ issuerDid: rig.did, statusEntries: [expect.stringMatching(/^revocation http/)] }));
+      expect(warn).toHaveBeenCalledWith('A signed credential was discarded: the storage service stored nothing', expect.objectContaining({ issuerDid: rig.did }));
+      expect(warn).toHaveBeenCalledWith('Status entries left unused', expect.objectContaining({ issuerDid: rig.did, statusEntries: [expect.stringMatching(/^revocation http/)] }));
+      expect(warn).not.toHaveBeenCalledWith('A credential was signed but could not be stored; it is not recorded', expect.anything());
     } finally {
       warn.mockRestore();
     }
@@ -239,7 +265,7 @@ describe('issueCredential for batch items: whether a failure came after the sign
     throw new Error('issued');
   };
 
-  it('refusals and a VC service down before signing are not dispatched; a storage failure after signing is', async () => {
+  it('refusals, a VC service down before signing and a storage service refusing connections are not dispatched; storage timing out after receiving is', async () => {
     expect(isDispatchedFault(await issueDirect(issueBody('DigitalPassport', '0.7.0', dpp())))).toBe(false);
     const down = await insertVcInstance(rig.t.db, rig.t.services.secretBox, tenantId, await unreachableVc());
     const did = await insertDidRecord(rig.t.db, { tenantId, did: 'did:web:down-direct.example.com', type: 'MANAGED', status: 'ACTIVE', serviceInstanceId: down.id });
@@ -252,7 +278,24 @@ describe('issueCredential for batch items: whether a failure came after the sign
       .returning();
     const storageDown = await issueDirect(valid({ storageOptions: { serviceInstanceId: storage!.id } }));
     expect(storageDown).toMatchObject({ status: 502, code: 'STORAGE_UNAVAILABLE' });
-    expect(isDispatchedFault(storageDown)).toBe(true);
+    expect(isDispatchedFault(storageDown)).toBe(false);
+
+    // A storage service that takes the request and never answers (the rig's fetcher gives up after 2 s).
+    const held: Socket[] = [];
+    const silent = createNetServer((socket) => void held.push(socket));
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', () => done()));
+    try {
+      const [hanging] = await rig.t.db
+        .insert(serviceInstances)
+        .values({ tenantId, serviceType: 'STORAGE', adapterType: 'STORAGE_ADAPTER', name: 'Silent', configEncrypted: await rig.t.services.secretBox.encryptJson(storageConfig(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`)) })
+        .returning();
+      const storageSilent = await issueDirect(valid({ storageOptions: { serviceInstanceId: hanging!.id } }));
+      expect(storageSilent).toMatchObject({ status: 502, code: 'STORAGE_UNAVAILABLE' });
+      expect(isDispatchedFault(storageSilent)).toBe(true);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((done) => silent.close(() => done()));
+    }
   });
 
   it('a record that cannot be written after storing removes the stored copy (no orphan upstream) and is dispatched', async () => {

@@ -5,6 +5,7 @@ import { bulkBody } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
+import { heavyRequest } from '../platform/tenant-slots.ts';
 import { CreateFacilityItem, FacilityDetailSchema, toFacilityDetailResponse } from './schemas.ts';
 
 export const createFacilitiesRoute = createRoute({
@@ -22,15 +23,15 @@ export const createFacilitiesRoute = createRoute({
   request: { body: jsonBody(bulkBody(CreateFacilityItem)) },
   responses: {
     201: jsonResponse(z.array(FacilityDetailSchema), 'The created facilities, in request order, with identifiers'),
-    ...pick(400, 401, 403, 404, 409, 413, 500),
+    ...pick(400, 401, 403, 404, 409, 413, 429, 500),
   },
 });
 
 export const registerCreateFacilities = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(createFacilitiesRoute, async (c) => {
-    const { db } = c.get('services');
+    const { db, settings } = c.get('services');
     const tenantId = c.get('principal').tenantId;
-    const ids = await createFacilities(db, tenantId, c.req.valid('json'));
+    const ids = await heavyRequest(settings, tenantId, () => createFacilities(db, tenantId, c.req.valid('json')));
     const rows = await findFacilities(db, tenantId, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return c.json(ids.map((id) => toFacilityDetailResponse(byId.get(id)!)), 201);

@@ -5,6 +5,7 @@ import { bulkBody } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
+import { heavyRequest } from '../platform/tenant-slots.ts';
 import { withoutNulls } from '../platform/without-nulls.ts';
 import { CreateOrganisationItem, OrganisationDetailSchema, toOrganisationDetailResponse } from './schemas.ts';
 
@@ -22,15 +23,15 @@ export const createOrganisationsRoute = createRoute({
   request: { body: jsonBody(bulkBody(CreateOrganisationItem)) },
   responses: {
     201: jsonResponse(z.array(OrganisationDetailSchema), 'The created organisations, in request order, with identifiers'),
-    ...pick(400, 401, 403, 404, 409, 413, 500),
+    ...pick(400, 401, 403, 404, 409, 413, 429, 500),
   },
 });
 
 export const registerCreateOrganisations = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(createOrganisationsRoute, async (c) => {
-    const { db } = c.get('services');
+    const { db, settings } = c.get('services');
     const tenantId = c.get('principal').tenantId;
-    const ids = await createOrganisations(db, tenantId, c.req.valid('json').map(withoutNulls));
+    const ids = await heavyRequest(settings, tenantId, () => createOrganisations(db, tenantId, c.req.valid('json').map(withoutNulls)));
     const rows = await findOrganisations(db, tenantId, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return c.json(ids.map((id) => toOrganisationDetailResponse(byId.get(id)!)), 201);

@@ -28,6 +28,7 @@ export const errorResponses = {
   413: json(ErrorResponseSchema, 'Request body too large'),
   415: json(ErrorResponseSchema, 'Content-Type must be application/json'),
   422: json(ErrorResponseSchema, 'An upstream service refused the request (`<SERVICE>_REJECTED`), or the input is too costly to process (e.g. `TEMPLATE_TOO_COMPLEX`)'),
+  429: json(ErrorResponseSchema, 'Too many requests: `TENANT_BUSY` when the tenant already has its heavy requests running and waiting'),
   500: json(ErrorResponseSchema, 'Unexpected error; the message quotes the correlation id'),
   502: json(ErrorResponseSchema, 'An upstream service is unreachable or failed (`<SERVICE>_UNAVAILABLE`); no internal detail'),
 } as const;

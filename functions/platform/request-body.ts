@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { bodyLimit } from 'hono/body-limit';
+import { MAX_CREDENTIAL_PAYLOAD_BYTES } from '../../core/credentials/payload-limit.ts';
 import { ApiError, badRequest } from '../../core/errors.ts';
 import type { AppEnv } from './env.ts';
 import { rejectUnstorableJson } from './unstorable-text.ts';
@@ -23,18 +24,35 @@ const limiterFor = (maxSize: number) => {
 
 /** A batch submission carries many requests: its own, larger limit (MAX_BATCH_REQUEST_BODY_BYTES). */
 const BATCH_SUBMISSION = /\/credentials\/batches\/?$/;
+/** A single issuance carries one credential payload: its raw body is bounded by the payload maximum before it is parsed. */
+const ISSUANCE = /^\/api\/v1\/credentials\/?$/;
+
+/**
+ * The raw body limit of `POST /credentials`: twice the payload maximum (room for the request's other
+ * members and for indented JSON), so a body that cannot hold an issuable payload is refused from its
+ * Content-Length or its first bytes, before it is read whole and parsed on the request thread.
+ */
+export const ISSUANCE_REQUEST_MAX_BYTES = 2 * MAX_CREDENTIAL_PAYLOAD_BYTES;
+
+const limitOf = (method: string, path: string, settings: { maxRequestBodyBytes: number; batches: { maxRequestBodyBytes: number } }) => {
+  if (method !== 'POST') return settings.maxRequestBodyBytes;
+  if (BATCH_SUBMISSION.test(path)) return settings.batches.maxRequestBodyBytes;
+  if (ISSUANCE.test(path)) return Math.min(settings.maxRequestBodyBytes, ISSUANCE_REQUEST_MAX_BYTES);
+  return settings.maxRequestBodyBytes;
+};
 
 /** The methods whose requests may carry a body: only these pass through `requestBody`. */
 export const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
- * MAX_REQUEST_BODY_BYTES (413) for every operation with a body (a batch submission: its own limit), then an early JSON parse so an
+ * MAX_REQUEST_BODY_BYTES (413) for every operation with a body (a batch submission: its own limit; an issuance: at most
+ * ISSUANCE_REQUEST_MAX_BYTES), then an early JSON parse so an
  * unparseable body is a 400 `Invalid JSON body` before any validator runs (Hono caches the parse), then storable text in it.
  * Mounted for BODY_METHODS only: on a GET, reading `c.req.raw.body` would make the Node adapter build a full Request.
  */
 export const requestBody = createMiddleware<AppEnv>(async (c, next) => {
   const { settings } = c.get('services');
-  const limit = c.req.method === 'POST' && BATCH_SUBMISSION.test(c.req.path) ? settings.batches.maxRequestBodyBytes : settings.maxRequestBodyBytes;
+  const limit = limitOf(c.req.method, c.req.path, settings);
   return limiterFor(limit)(c, async () => {
     const type = c.req.header('content-type') ?? '';
     if (c.req.raw.body && JSON_TYPE.test(type)) {

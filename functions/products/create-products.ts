@@ -5,6 +5,7 @@ import { bulkBody } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
+import { heavyRequest } from '../platform/tenant-slots.ts';
 import { CreateProductItem, ProductDetailSchema, toProductDetailResponse } from './schemas.ts';
 
 export const createProductsRoute = createRoute({
@@ -24,15 +25,15 @@ export const createProductsRoute = createRoute({
   request: { body: jsonBody(bulkBody(CreateProductItem)) },
   responses: {
     201: jsonResponse(z.array(ProductDetailSchema), 'The created products, in request order, with identifiers'),
-    ...pick(400, 401, 403, 404, 409, 413, 500),
+    ...pick(400, 401, 403, 404, 409, 413, 429, 500),
   },
 });
 
 export const registerCreateProducts = (app: OpenAPIHono<AppEnv>) =>
   app.openapi(createProductsRoute, async (c) => {
-    const { db } = c.get('services');
+    const { db, settings } = c.get('services');
     const tenantId = c.get('principal').tenantId;
-    const ids = await createProducts(db, tenantId, c.req.valid('json'));
+    const ids = await heavyRequest(settings, tenantId, () => createProducts(db, tenantId, c.req.valid('json')));
     const rows = await findProducts(db, tenantId, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return c.json(ids.map((id) => toProductDetailResponse(byId.get(id)!)), 201);

@@ -18,7 +18,7 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export const VC_API_KEY = 'bench-vc-key-0123456789';
+export const VC_API_KEY = 'bench-vc-key-0123456789abcdef0123456';
 export const STORAGE_API_KEY = 'bench-storage-key-0123456789';
 export const STORAGE_BUCKETS = { public: 'documents', private: 'files' } as const;
 

@@ -7,9 +7,11 @@ import type { AddressInfo } from 'node:net';
  * service act on it, then drops the connection (a crash between the call and its answer); `garble`
  * forwards it and answers 200 with a body of the wrong shape; `ack-only` answers 200 `{"status": true}`
  * without forwarding (an acknowledgement the service did not act on); `refuse` answers 400 without
- * forwarding (a refusal).
+ * forwarding (a refusal); `hold-answer` forwards it, lets the service act, and never answers (a
+ * timeout after the service received the request); `close-after` forwards it, answers, then stops
+ * listening (the service goes away: the next connection is refused until `listen()`).
  */
-export type FaultMode = 'pass' | 'down' | 'lose-answer' | 'garble' | 'ack-only' | 'refuse';
+export type FaultMode = 'pass' | 'down' | 'lose-answer' | 'garble' | 'ack-only' | 'refuse' | 'hold-answer' | 'close-after';
 
 export interface FaultProxy {
   url: string;
@@ -18,6 +20,12 @@ export interface FaultProxy {
   reset(): void;
   /** Paths forwarded so far. */
   forwarded: string[];
+  /** Every request that reached the proxy: its path and its x-correlation-id header. */
+  received: { path: string; correlationId?: string }[];
+  /** Stops listening and drops every connection: connections to `url` are refused until `listen()`. */
+  stopListening(): Promise<void>;
+  /** Listens again on the same address. */
+  listen(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,6 +33,7 @@ export interface FaultProxy {
 export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
   let rules: [RegExp, FaultMode][] = [];
   const forwarded: string[] = [];
+  const received: FaultProxy['received'] = [];
   const modeOf = (path: string) => [...rules].reverse().find(([re]) => re.test(path))?.[1] ?? 'pass';
   const forward = (req: IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
@@ -42,6 +51,8 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const mode = modeOf(req.url ?? '/');
+      const correlation = req.headers['x-correlation-id'];
+      received.push({ path: req.url ?? '/', ...(typeof correlation === 'string' ? { correlationId: correlation } : {}) });
       if (mode === 'down') return req.socket.destroy();
       if (mode === 'refuse') return res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_argument: refused by the test"}');
       if (mode === 'ack-only') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true}');
@@ -50,6 +61,12 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
         forwarded.push(req.url ?? '/');
         if (mode === 'lose-answer') return req.socket.destroy();
         if (mode === 'garble') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"unexpected":true}');
+        if (mode === 'hold-answer') return;
+        if (mode === 'close-after') {
+          // The client must not keep this connection for its next request: that one should find nobody listening.
+          res.writeHead(answer.status, { ...answer.headers, connection: 'close' });
+          return res.end(answer.body, () => void stopListening());
+        }
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body);
       } catch {
@@ -58,8 +75,22 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  let listening = true;
+  const stopListening = async () => {
+    if (!listening) return;
+    listening = false;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  };
+  const listen = async () => {
+    if (listening) return;
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+    listening = true;
+  };
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     rule: (path, mode) => {
       rules.push([path, mode]);
     },
@@ -67,9 +98,9 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
       rules = [];
     },
     forwarded,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    received,
+    stopListening,
+    listen,
+    close: stopListening,
   };
 };

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompactSign, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOT_PUBLIC_ADDRESSES } from '../../test/rig/address-table.ts';
 import { createEmptyDatabase, type TestDatabase } from '../../test/rig/databases.ts';
 import { createDocumentFetcher } from '../node-did-fetch.ts';
 import { startVcServer } from '../server.ts';
@@ -88,6 +89,12 @@ describe('did:web document fetch bounds', () => {
     await expect(fetchDocument(new URL('https://[::1]:9/.well-known/did.json'))).rejects.toThrow(/not a public address/);
     await expect(fetchDocument(new URL('https://localhost:9/.well-known/did.json'))).rejects.toThrow(/non-public address/);
   });
+
+  // The main API's address table: every address it refuses, written in the URL, is refused here too.
+  it.each(NOT_PUBLIC_ADDRESSES)('refuses %s (the main API guard table)', async (address) => {
+    const host = address.includes(':') ? `[${address}]` : address;
+    await expect(fetchDocument(new URL(`https://${host}:9/.well-known/did.json`))).rejects.toThrow(/not a public address/);
+  });
 });
 
 describe('did:web document fetch over real TLS', () => {
@@ -106,7 +113,13 @@ describe('did:web document fetch over real TLS', () => {
         const n = Number(hops[1]);
         res.writeHead(302, { location: n > 0 ? `/hop/${n - 1}` : '/.well-known/did.json' }).end();
       } else if (req.url === '/to-http') res.writeHead(302, { location: 'http://localhost/.well-known/did.json' }).end();
-      else if (req.url === '/huge') res.end(JSON.stringify({ id: 'x', pad: 'x'.repeat(1_100_000) }));
+      else if (req.url === '/drip') {
+        // A byte now and then, never the end: each gap is shorter than the per-hop silence limit.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{');
+        const timer = setInterval(() => res.write(' '), 100);
+        res.on('close', () => clearInterval(timer));
+      } else if (req.url === '/huge') res.end(JSON.stringify({ id: 'x', pad: 'x'.repeat(1_100_000) }));
       else if (req.url === '/.well-known/did.json') res.end(JSON.stringify({ id: 'did:web:localhost' }));
       else res.writeHead(404).end();
     });
@@ -127,5 +140,10 @@ describe('did:web document fetch over real TLS', () => {
     await expect(fetchDocument(new URL(`${base}/huge`))).rejects.toThrow(/larger than 1 MiB/);
     await expect(fetchDocument(new URL(`${base}/nothing`))).rejects.toThrow(/HTTP 404/);
     await expect(createDocumentFetcher({ allowPrivate: true })(new URL(`${base}/.well-known/did.json`))).rejects.toThrow(/self[- ]signed/i);
+  });
+
+  it('a document that drips forever is given up at the overall deadline', async () => {
+    const fetchDocument = createDocumentFetcher({ allowPrivate: true, ca, deadlineMs: 1000 });
+    await expect(fetchDocument(new URL(`${base}/drip`))).rejects.toThrow(/did not arrive within 1 s/);
   });
 });

@@ -3,7 +3,7 @@ import { createEmptyDatabase, type TestDatabase } from '../../test/rig/databases
 import { freePort } from '../../test/rig/postgres-server.ts';
 import { runProgram, untilHealthy, type Program } from '../../test/rig/program.ts';
 
-export const API_KEY = 'test-vc-service-key-0123456789';
+export const API_KEY = 'test-vc-service-key-0123456789abcdef';
 export const KEY_ENCRYPTION_KEY = '5f'.repeat(32);
 
 export interface VcService {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Fetcher } from '../../net/fetcher.ts';
 import { upstreamJson } from '../adapter-errors.ts';
+import { traceHeaders, type CallContext } from '../trace-headers.ts';
 import { isIdrReason, sendToIdr } from './idr-errors.ts';
 
 /** A stored response as the resolver answers it: the variant fields plus its `linkId`. */
@@ -109,9 +110,9 @@ export const idrLinkKey = (l: Pick<IdrLink, 'targetUrl' | 'linkType' | 'mimeType
   JSON.stringify([l.targetUrl, l.linkType, l.mimeType, l.context]);
 
 /** Resolver v4 client: Bearer key, `/api/v4` prefix on every route (the `.well-known` one too). */
-export const createIdrAdapter = (config: IdrConfig, fetcher: Fetcher): IdrAdapter => {
+export const createIdrAdapter = (config: IdrConfig, fetcher: Fetcher, context: CallContext = {}): IdrAdapter => {
   const base = `${config.baseUrl.replace(/\/+$/, '')}/api/v4`;
-  const headers = { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json' };
+  const headers = { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', ...traceHeaders(context) };
   const json = (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) =>
     sendToIdr(() => fetcher(`${base}${path}`, { method, headers: { ...headers, ...extra }, body: body === undefined ? undefined : JSON.stringify(body) }));
   const documentQuery = (d: IdrDocument) =>

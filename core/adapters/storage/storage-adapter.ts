@@ -4,6 +4,7 @@ import { hexToBytes } from '../../crypto/encoding.ts';
 import type { Fetcher } from '../../net/fetcher.ts';
 import * as z from 'zod';
 import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
+import { traceHeaders, type CallContext } from '../trace-headers.ts';
 
 /** What an upload answers: 4.x `digestMultibase`, 3.x hex `hash`, and a `decryptionKey` for private uploads. */
 const UploadAnswer = z.object({
@@ -43,9 +44,10 @@ export const storagePathSegment = (apiVersion: string) => (apiVersion.startsWith
 export const hexHashToMultibase = (hex: string) => base58btc.encode(createDigest(0x12, hexToBytes(hex)).bytes);
 
 /** The storage service client (uncefact storage service 3.x and 4.x, and ours). */
-export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher): StorageAdapter => {
+export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher, context: CallContext = {}): StorageAdapter => {
   const base = `${config.baseUrl.replace(/\/+$/, '')}/api/${storagePathSegment(config.apiVersion)}`;
-  const auth: Record<string, string> = config.apiKey ? { 'x-api-key': config.apiKey } : {};
+  // Every call's headers: the key and the trace headers.
+  const auth: Record<string, string> = { ...(config.apiKey ? { 'x-api-key': config.apiKey } : {}), ...traceHeaders(context) };
 
   const read = async (res: Response, encrypt: boolean): Promise<StoredDocument> => {
     const body = await upstreamJson('STORAGE', res, UploadAnswer);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Fetcher } from '../../net/fetcher.ts';
 import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
+import { traceHeaders, type CallContext } from '../trace-headers.ts';
 import { base64UrlToBytes } from '../../crypto/encoding.ts';
 
 /** VC_ADAPTER config (validated by `core/service-instances/adapter-configs.ts`). */
@@ -99,7 +100,7 @@ const Answers = {
 const REFUSAL = /^(invalid_argument|not_found|invalid_setup):|must include|not found|already exists/i;
 
 /** VCkit client: `/v2/credentials/issue` for signing, `/agent/<method>` for DIDs, verification and status. */
-export const createVcAdapter = (config: VcConfig, fetcher: Fetcher): VcAdapter => {
+export const createVcAdapter = (config: VcConfig, fetcher: Fetcher, context: CallContext = {}): VcAdapter => {
   const base = config.baseUrl.replace(/\/+$/, '');
   const post = async <T>(path: string, body: unknown, answer: z.ZodType<T>): Promise<T> => {
     let res: Response;
@@ -107,14 +108,14 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher): VcAdapter =
       res = await callUpstream('VC', () =>
         fetcher(`${base}${path}`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', ...traceHeaders(context) },
           body: JSON.stringify(body),
         }),
       );
     } catch (error) {
       // VCkit answers 500 for refusals too; its `code: detail` messages tell them from failures.
       if (error instanceof AdapterError && error.status === 500 && REFUSAL.test(error.message)) {
-        throw new AdapterError('rejected', 'VC', error.message, 500);
+        throw new AdapterError('rejected', 'VC', error.message, 500, true);
       }
       throw error;
     }
