@@ -159,6 +159,23 @@ export const unusedOnEdge: Plugin = {
   },
 };
 
+/**
+ * Modules whose exports are text read from files at start (an edge runtime has no file system): on the edge,
+ * each is replaced by its exports, evaluated here at build time, as string literals.
+ */
+const TEXT_MODULES = [fileURLToPath(new URL('../functions/console/asset-sources.ts', import.meta.url))];
+
+export const textModulesInlined: Plugin = {
+  name: 'text-modules-inlined',
+  setup(builder) {
+    builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!TEXT_MODULES.includes(args.path)) return undefined;
+      const exports = (await import(args.path)) as Record<string, string>;
+      return { contents: Object.entries(exports).map(([name, text]) => `export const ${name} = ${JSON.stringify(text)};`).join('\n'), loader: 'js' };
+    });
+  },
+};
+
 const SCHEMA_DIR = fileURLToPath(new URL('../db/schema/', import.meta.url));
 
 /**
@@ -199,7 +216,7 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     plugins:
       platform === 'browser'
         ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
-        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects],
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, textModulesInlined],
     metafile: true,
     logLevel: 'error',
   });

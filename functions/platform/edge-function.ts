@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { ExecutionContext } from 'hono';
+import type { ExecutionContext, Hono } from 'hono';
 import type { EnvSource } from '../../core/settings/env-readers.ts';
 import { readDatabaseUrl } from '../../core/settings/database-url.ts';
 import { connectDatabaseWithGraph } from '../../db/client.ts';
@@ -47,7 +47,11 @@ export interface EdgeMount extends MountOptions {
  * with Hyperdrive that client connects to the pool's local endpoint, not to the database itself.
  * Migrations are not run here: the Node web or worker process owns them (`SKIP_MIGRATIONS` spirit).
  */
-export const edgeFunction = (group: OpenAPIHono<AppEnv>, mount: EdgeMount): EdgeFunction => {
+/** A group app: an API group (OpenAPIHono) or a page group whose variables extend the platform's (the console). */
+// biome-ignore lint: a page group's own variables extend AppEnv's; Hono's generics cannot say "at least AppEnv".
+type GroupApp = OpenAPIHono<AppEnv> | Hono<any>;
+
+export const edgeFunction = (group: GroupApp, mount: EdgeMount): EdgeFunction => {
   let isolate: { env: EnvSource; shared: Omit<Services, 'db'>; databaseUrl: string } | undefined;
 
   const perRequestServices: ServicesProvider = async (c, next) => {

@@ -1,0 +1,50 @@
+import { signInThroughBrowser, type CookieBrowser } from './browser.ts';
+
+/** A page the console answered: status, headers, its HTML and the CSRF token of its forms. */
+export interface ConsoleResponse {
+  status: number;
+  headers: Headers;
+  html: string;
+  location: string | null;
+}
+
+export interface ConsoleUser {
+  browser: CookieBrowser;
+  get(path: string, headers?: Record<string, string>): Promise<ConsoleResponse>;
+  /** Posts a form; the session's CSRF token is added unless `csrf: false` (or another token is given). */
+  post(path: string, form: Record<string, string | string[]>, options?: { csrf?: false | string }): Promise<ConsoleResponse>;
+  csrfToken(): Promise<string>;
+}
+
+const read = async (response: Response): Promise<ConsoleResponse> => ({
+  status: response.status,
+  headers: response.headers,
+  html: await response.text(),
+  location: response.headers.get('location'),
+});
+
+/** The CSRF token a console page put in its forms (or in the header htmx sends). */
+export const csrfTokenIn = (html: string) => {
+  const match = html.match(/name="_csrf" value="([0-9a-f]{64})"|x-csrf-token&quot;:&quot;([0-9a-f]{64})&quot;/);
+  return match?.[1] ?? match?.[2];
+};
+
+/** Signs a person in through /auth/login (as a browser would) and talks to the console as them. */
+export const signInToConsole = async (appUrl: string, login: string): Promise<ConsoleUser> => {
+  const { browser } = await signInThroughBrowser(appUrl, login, '/console');
+  let token: string | undefined;
+  const get = async (path: string, headers: Record<string, string> = {}) => read(await browser.fetch(`${appUrl}${path}`, { headers }));
+  const csrfToken = async () => {
+    if (token) return token;
+    token = csrfTokenIn((await get('/console')).html);
+    if (!token) throw new Error('no CSRF token on the console pages');
+    return token;
+  };
+  const post = async (path: string, form: Record<string, string | string[]>, options: { csrf?: false | string } = {}) => {
+    const body = new URLSearchParams();
+    for (const [key, value] of Object.entries(form)) for (const v of [value].flat()) body.append(key, v);
+    if (options.csrf !== false) body.set('_csrf', options.csrf ?? (await csrfToken()));
+    return read(await browser.fetch(`${appUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body }));
+  };
+  return { browser, get, post, csrfToken };
+};
