@@ -8,5 +8,8 @@ import { fileURLToPath } from 'node:url';
  */
 export const CONSOLE_CSS = readFileSync(fileURLToPath(new URL('./assets/console.css', import.meta.url)), 'utf8');
 
+/** The console's own script (copy buttons). */
+export const CONSOLE_JS = readFileSync(fileURLToPath(new URL('./assets/console.js', import.meta.url)), 'utf8');
+
 /** htmx, self-hosted from its npm package (no CDN): the minified browser build. */
 export const HTMX_SOURCE = readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'), 'utf8');

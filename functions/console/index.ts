@@ -6,6 +6,8 @@ import { requireSession } from './console-session.ts';
 import { requireCsrfToken } from './csrf.ts';
 import { registerGetAsset } from './get-asset.ts';
 import { registerDashboard } from './dashboard.tsx';
+import { registerIssuePages } from './issue/issue-pages.tsx';
+import { registerCredentialPages } from './credentials/credential-pages.tsx';
 
 /**
  * /console: the issuer console, server-rendered pages over the same core functions as the API, under the
@@ -17,5 +19,7 @@ consoleApp.use('*', consoleHeaders);
 registerGetAsset(consoleApp);
 consoleApp.use('*', requireSession, requireCsrfToken);
 registerDashboard(consoleApp);
+registerIssuePages(consoleApp);
+registerCredentialPages(consoleApp);
 consoleApp.onError(consoleError);
 consoleApp.notFound(consoleNotFound);

@@ -23,7 +23,7 @@ export const CsrfField = (props: { token: string }) => <input type="hidden" name
  * Every console page: a skip link, a banner with the navigation and sign-out, one main landmark with the
  * page's heading. htmx is loaded with the response's nonce and sends the CSRF token on its own requests.
  */
-export const renderPage = (c: Context<ConsoleEnv>, title: string, body: Child, status: 200 | 400 | 403 | 404 | 409 | 422 = 200) => {
+export const renderPage = (c: Context<ConsoleEnv>, title: string, body: Child, status: 200 | 201 | 400 | 403 | 404 | 409 | 422 = 200) => {
   const path = c.req.path;
   const token = c.get('csrfToken');
   const htmxConfig = JSON.stringify({ includeIndicatorCSS: false, history: false });
@@ -36,6 +36,7 @@ export const renderPage = (c: Context<ConsoleEnv>, title: string, body: Child, s
         <title>{`${title} · Credential console`}</title>
         <link rel="stylesheet" href={ASSET_PATHS.css} />
         <script src={ASSET_PATHS.htmx} nonce={c.get('nonce')} defer></script>
+        <script src={ASSET_PATHS.js} nonce={c.get('nonce')} defer></script>
       </head>
       <body hx-headers={token ? JSON.stringify({ [CSRF_HEADER]: token }) : undefined}>
         <a class="skip-link" href="#main">Skip to content</a>

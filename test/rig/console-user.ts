@@ -48,3 +48,31 @@ export const signInToConsole = async (appUrl: string, login: string): Promise<Co
   };
   return { browser, get, post, csrfToken };
 };
+
+/** Calls the JSON API as the signed-in person (their session cookie); throws unless the expected status. */
+export const apiAs = async (user: ConsoleUser, appUrl: string, method: string, path: string, body?: unknown, expected = 201) => {
+  const res = await user.browser.fetch(`${appUrl}/api/v1${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== expected) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+};
+
+/**
+ * A person's master data to issue from, made through the API: a GS1 registrar, the GTIN scheme, a GTIN,
+ * an organisation, a facility and a product identified by the GTIN, and a managed DID to sign with.
+ */
+export const consoleMasterData = async (user: ConsoleUser, appUrl: string, names: { organisation?: string; product?: string } = {}) => {
+  const api = (method: string, path: string, body?: unknown) => apiAs(user, appUrl, method, path, body);
+  const registrar = await api('POST', '/registrars', { name: 'GS1', namespace: 'gs1', url: 'https://id.gs1.example' });
+  const scheme = await api('POST', '/schemes', { registrarId: registrar.id, name: 'Global Trade Item Number (GTIN)', primaryKey: '01', validationPattern: '^\\d{14}$', linkTemplate: '/{primaryKey}/{value}' });
+  const gtin = await api('POST', '/identifiers', { schemeId: scheme.id, value: '09520123456788' });
+  const [organisation] = await api('POST', '/organisations', [{ name: names.organisation ?? 'Acme Batteries Pty Ltd' }]);
+  const [facility] = await api('POST', '/facilities', [{ name: 'Acme Plant 7', operatingOrganisationId: organisation.id }]);
+  const [product] = await api('POST', '/products', [{ name: names.product ?? 'Cell A1', level: 'MODEL', producedByOrganisationId: organisation.id, manufacturingFacilityId: facility.id, primaryIdentifierId: gtin.id }]);
+  const did = await api('POST', '/dids', { type: 'MANAGED', method: 'DID_WEB', alias: `console-${crypto.randomUUID().slice(0, 8)}` });
+  return { registrar, scheme, gtin, organisation, facility, product, did };
+};

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startIssuanceRig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
+import { apiAs, consoleMasterData, signInToConsole, type ConsoleUser } from '../../test/rig/console-user.ts';
+
+const DPP_070 = 'ca3frzta22f7lblxntvw6ukuh';
+
+/** The heart of issue 32: a person issues a product passport from pickers, without typing JSON. */
+describe('console: issue a credential from master data', () => {
+  let rig: IssuanceRig;
+  let alice: ConsoleUser;
+  let data: Awaited<ReturnType<typeof consoleMasterData>>;
+  const choices = () => ({
+    dataModelId: DPP_070,
+    organisation: data.organisation.id,
+    facility: data.facility.id,
+    product: data.product.id,
+    countryOfProduction: 'au',
+    issuerDid: data.did.id,
+    encrypt: 'true',
+  });
+
+  beforeAll(async () => {
+    rig = await startIssuanceRig();
+    alice = await signInToConsole(rig.t.url, 'alice');
+    data = await consoleMasterData(alice, rig.t.url);
+  }, 60_000);
+  afterAll(() => rig?.close());
+
+  it('offers the product passport model, then the pickers form-config describes, filled with the tenant’s records', async () => {
+    const choice = await alice.get('/console/issue');
+    expect(choice.status).toBe(200);
+    expect(choice.html).toContain(`value="${DPP_070}"`);
+    const form = await alice.get(`/console/issue?dataModelId=${DPP_070}`);
+    expect(form.status).toBe(200);
+    for (const name of ['organisation', 'facility', 'product', 'issuerDid', 'countryOfProduction']) expect(form.html).toContain(`name="${name}"`);
+    expect(form.html).toContain('Acme Batteries Pty Ltd');
+    expect(form.html).toContain('Cell A1 (model)');
+    expect(form.html).toContain(data.did.did);
+  });
+
+  it('previews the payload built from the chosen records, with the JSON one click away', async () => {
+    const preview = await alice.post('/console/issue/preview', choices());
+    expect(preview.status).toBe(200);
+    const json = preview.html.match(/<pre id="payload-json">([\s\S]*?)<\/pre>/)![1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    const payload = JSON.parse(json);
+    expect(payload.credentialSubject).toMatchObject({ id: 'https://id.gs1.example/01/09520123456788', name: 'Cell A1', countryOfProduction: { countryCode: 'AU' } });
+    expect(payload.issuer).toEqual({ type: ['CredentialIssuer'], id: data.did.did, name: 'Acme Batteries Pty Ltd' });
+    expect(preview.html).toMatch(/name="idempotencyKey" value="[0-9a-f-]{36}"/);
+  });
+
+  it('issues it: the result shows the verify link, its QR code and the decryption key; the API lists the credential', async () => {
+    const preview = await alice.post('/console/issue/preview', choices());
+    const key = preview.html.match(/name="idempotencyKey" value="([0-9a-f-]{36})"/)![1]!;
+    const issued = await alice.post('/console/issue', { ...choices(), idempotencyKey: key });
+    expect(issued.status).toBe(201);
+    expect(issued.html).toContain('Credential issued');
+    expect(issued.html).toMatch(/<svg[^>]*>/);
+    const verifyHref = issued.html.match(/id="verify-link" href="([^"]+)"/)![1]!.replace(/&amp;/g, '&');
+    expect(verifyHref).toContain('/verify?');
+    const decryptionKey = issued.html.match(/id="decryption-key">([0-9a-f]{64})</)![1];
+    const id = issued.html.match(/href="\/console\/credentials\/([^"]+)"/)![1]!;
+    const record = await apiAs(alice, rig.t.url, 'GET', `/credentials/${id}`, undefined, 200);
+    expect(record).toMatchObject({ credentialType: 'DigitalProductPassport', version: '0.7.0', encrypted: true, decryptionKey, productId: data.product.id });
+
+    // The same preview sent again (a double click) issues nothing new.
+    const again = await alice.post('/console/issue', { ...choices(), idempotencyKey: key });
+    expect(again.html).toContain(`/console/credentials/${id}`);
+    const list = await apiAs(alice, rig.t.url, 'GET', '/credentials', undefined, 200);
+    expect(list.data.filter((c: { id: string }) => c.id === id)).toHaveLength(1);
+    expect(list.data).toHaveLength(1);
+
+    const page = await alice.get(`/console/credentials/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(decryptionKey);
+  });
+
+  it('shows a missing choice or a bad country beside its field, as a 400 of the form', async () => {
+    const missing = await alice.post('/console/issue/preview', { ...choices(), product: '' });
+    expect(missing.status).toBe(400);
+    expect(missing.html).toMatch(/id="product-error">choose a product</);
+    expect(missing.html).toMatch(/id="product"[^>]*aria-invalid="true"/);
+    const country = await alice.post('/console/issue/preview', { ...choices(), countryOfProduction: 'Australia' });
+    expect(country.status).toBe(400);
+    expect(country.html).toContain('id="countryOfProduction-error">must be a two-letter ISO 3166 country code<');
+    expect(country.html).toContain('value="Australia"');
+  });
+});
