@@ -8,6 +8,8 @@ import { registerGetAsset } from './get-asset.ts';
 import { registerDashboard } from './dashboard.tsx';
 import { registerIssuePages } from './issue/issue-pages.tsx';
 import { registerCredentialPages } from './credentials/credential-pages.tsx';
+import { FACILITIES, IDENTIFIERS, ORGANISATIONS, PRODUCTS } from './master-data/master-kinds.ts';
+import { registerMasterPages } from './master-data/master-pages.tsx';
 
 /**
  * /console: the issuer console, server-rendered pages over the same core functions as the API, under the
@@ -21,5 +23,7 @@ consoleApp.use('*', requireSession, requireCsrfToken);
 registerDashboard(consoleApp);
 registerIssuePages(consoleApp);
 registerCredentialPages(consoleApp);
+for (const kind of [ORGANISATIONS, FACILITIES, PRODUCTS]) registerMasterPages(consoleApp, kind, { searchable: true });
+registerMasterPages(consoleApp, IDENTIFIERS, { searchable: false });
 consoleApp.onError(consoleError);
 consoleApp.notFound(consoleNotFound);

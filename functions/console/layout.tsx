@@ -12,6 +12,7 @@ export const NAVIGATION = [
   ['Organisations', '/console/organisations'],
   ['Facilities', '/console/facilities'],
   ['Products', '/console/products'],
+  ['Identifiers', '/console/identifiers'],
 ] as const;
 
 const isCurrent = (path: string, href: string) => (href === '/console' ? path === href : path === href || path.startsWith(`${href}/`));
