@@ -20,7 +20,7 @@ describe('console: issue a credential from master data', () => {
   });
 
   beforeAll(async () => {
-    rig = await startIssuanceRig();
+    rig = await startIssuanceRig({ CREDENTIAL_STATUS_MUTATION_ENABLED: 'true', CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED: 'true', CREDENTIAL_STATUS_DEFAULT_PURPOSES: 'revocation,suspension' });
     alice = await signInToConsole(rig.t.url, 'alice');
     data = await consoleMasterData(alice, rig.t.url);
   }, 60_000);
@@ -83,5 +83,51 @@ describe('console: issue a credential from master data', () => {
     expect(country.status).toBe(400);
     expect(country.html).toContain('id="countryOfProduction-error">must be a two-letter ISO 3166 country code<');
     expect(country.html).toContain('value="Australia"');
+  });
+
+  it('lists the credential, suspends and reinstates it, refuses a stale version, revokes it and deletes the record', async () => {
+    const preview = await alice.post('/console/issue/preview', choices());
+    const key = preview.html.match(/name="idempotencyKey" value="([0-9a-f-]{36})"/)![1]!;
+    const issued = await alice.post('/console/issue', { ...choices(), idempotencyKey: key });
+    const id = issued.html.match(/href="\/console\/credentials\/([^"]+)"/)![1]!;
+    const list = await alice.get('/console/credentials?credentialType=DigitalProductPassport');
+    expect(list.html).toContain(`/console/credentials/${id}`);
+    expect((await alice.get('/console/credentials?credentialType=DigitalFacilityRecord')).html).not.toContain(`/console/credentials/${id}`);
+
+    const versionOf = (html: string, purpose: string) => html.match(new RegExp(`name="purpose" value="${purpose}"/><input type="hidden" name="value" value="[a-z]+"/><input type="hidden" name="version" value="(\\d+)"`))![1]!;
+    const page = await alice.get(`/console/credentials/${id}`);
+    const suspendVersion = versionOf(page.html, 'suspension');
+    const suspended = await alice.post(`/console/credentials/${id}/status`, { purpose: 'suspension', value: 'true', version: suspendVersion });
+    expect(suspended.status).toBe(303);
+    const after = await alice.get(suspended.location!);
+    expect(after.html).toContain('id="credential-status">Suspended<');
+    expect(after.html).toContain('>Reinstate<');
+    // The page the person had open is stale now: its version is refused, nothing changes.
+    const stale = await alice.post(`/console/credentials/${id}/status`, { purpose: 'suspension', value: 'false', version: suspendVersion });
+    expect(stale.status).toBe(409);
+    expect((await alice.get(`/console/credentials/${id}`)).html).toContain('id="credential-status">Suspended<');
+    const reinstated = await alice.post(`/console/credentials/${id}/status`, { purpose: 'suspension', value: 'false', version: versionOf(after.html, 'suspension') });
+    expect(reinstated.status).toBe(303);
+    const active = await alice.get(`/console/credentials/${id}`);
+    expect(active.html).toContain('id="credential-status">Active<');
+    const revoked = await alice.post(`/console/credentials/${id}/status`, { purpose: 'revocation', value: 'true', version: versionOf(active.html, 'revocation') });
+    expect(revoked.status).toBe(303);
+    const final = await alice.get(`/console/credentials/${id}`);
+    expect(final.html).toContain('id="credential-status">Revoked<');
+    expect(final.html).not.toContain('>Reinstate<');
+
+    // Another person's console: the credential is a 404 for every action, and stays as it is.
+    const bob = await signInToConsole(rig.t.url, 'bob');
+    const missing = await bob.get('/console/credentials/nosuchcredential00000000');
+    const foreign = await bob.get(`/console/credentials/${id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.html.replace(/nonce="[^"]+"|[0-9a-f]{64}/g, '')).toBe(missing.html.replace(/nonce="[^"]+"|[0-9a-f]{64}/g, ''));
+    expect((await bob.post(`/console/credentials/${id}/status`, { purpose: 'suspension', value: 'true', version: '0' })).status).toBe(404);
+    expect((await bob.post(`/console/credentials/${id}/delete`, {})).status).toBe(404);
+    expect((await bob.post('/console/issue/preview', { ...choices() })).status).toBe(404);
+
+    const deleted = await alice.post(`/console/credentials/${id}/delete`, {});
+    expect(deleted.status).toBe(303);
+    expect((await alice.get(`/console/credentials/${id}`)).status).toBe(404);
   });
 });
