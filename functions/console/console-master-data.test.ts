@@ -17,8 +17,15 @@ describe('console: master data', () => {
   afterAll(() => t.close());
 
   it('creates an organisation and a product with a GTIN identifier through the forms, and lists and searches them', async () => {
-    const registrar = await apiAs(alice, t.url, 'POST', '/registrars', { name: 'GS1', namespace: 'gs1', url: 'https://id.gs1.example' });
-    const scheme = await apiAs(alice, t.url, 'POST', '/schemes', { registrarId: registrar.id, name: 'GTIN', primaryKey: '01', validationPattern: '^\\d{14}$', linkTemplate: '/{primaryKey}/{value}' });
+    expect((await alice.post('/console/registrars/new', { name: 'GS1', namespace: 'gs1', url: 'https://id.gs1.example' })).status).toBe(303);
+    const [registrar] = (await apiAs(alice, t.url, 'GET', '/registrars', undefined, 200)).data.filter((r: { name: string }) => r.name === 'GS1');
+    expect((await alice.get('/console/schemes/new')).html).toContain(`value="${registrar.id}"`);
+    const badPattern = await alice.post('/console/schemes/new', { registrarId: registrar.id, name: 'GTIN', primaryKey: '01', validationPattern: '([', linkTemplate: '/{primaryKey}/{value}' });
+    expect(badPattern.status).toBe(400);
+    expect(badPattern.html).toMatch(/id="validationPattern-error">[^<]+</);
+    const schemeMade = await alice.post('/console/schemes/new', { registrarId: registrar.id, name: 'GTIN', primaryKey: '01', validationPattern: '^\\d{14}$', linkTemplate: '/{primaryKey}/{value}' });
+    expect(schemeMade.status).toBe(303);
+    const [scheme] = (await apiAs(alice, t.url, 'GET', '/schemes', undefined, 200)).data.filter((r: { name: string }) => r.name === 'GTIN');
     expect((await alice.get('/console/identifiers/new')).html).toContain('GTIN (01)');
     const identifier = await alice.post('/console/identifiers/new', { schemeId: scheme.id, value: '09520123456788' });
     expect(identifier.status).toBe(303);

@@ -8,7 +8,7 @@ import { registerGetAsset } from './get-asset.ts';
 import { registerDashboard } from './dashboard.tsx';
 import { registerIssuePages } from './issue/issue-pages.tsx';
 import { registerCredentialPages } from './credentials/credential-pages.tsx';
-import { FACILITIES, IDENTIFIERS, ORGANISATIONS, PRODUCTS } from './master-data/master-kinds.ts';
+import { FACILITIES, IDENTIFIERS, ORGANISATIONS, PRODUCTS, REGISTRARS, SCHEMES } from './master-data/master-kinds.ts';
 import { registerMasterPages } from './master-data/master-pages.tsx';
 
 /**
@@ -24,6 +24,6 @@ registerDashboard(consoleApp);
 registerIssuePages(consoleApp);
 registerCredentialPages(consoleApp);
 for (const kind of [ORGANISATIONS, FACILITIES, PRODUCTS]) registerMasterPages(consoleApp, kind, { searchable: true });
-registerMasterPages(consoleApp, IDENTIFIERS, { searchable: false });
+for (const kind of [IDENTIFIERS, REGISTRARS, SCHEMES]) registerMasterPages(consoleApp, kind, { searchable: false });
 consoleApp.onError(consoleError);
 consoleApp.notFound(consoleNotFound);

@@ -13,6 +13,8 @@ export const NAVIGATION = [
   ['Facilities', '/console/facilities'],
   ['Products', '/console/products'],
   ['Identifiers', '/console/identifiers'],
+  ['Schemes', '/console/schemes'],
+  ['Registrars', '/console/registrars'],
 ] as const;
 
 const isCurrent = (path: string, href: string) => (href === '/console' ? path === href : path === href || path.startsWith(`${href}/`));

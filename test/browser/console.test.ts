@@ -93,14 +93,27 @@ describe('the console in a real browser', () => {
     }
   });
 
-  it('walks the issue flow: master data through the forms, pickers, preview, issue, verify, revoke', { timeout: 120_000 }, async () => {
+  it('walks the issue flow: master data through the forms, pickers, preview, issue, verify, revoke', { timeout: 240_000 }, async () => {
     await go('/console');
     await expect(page.locator('h1').innerText()).resolves.toBe('Dashboard');
     await checkPage('dashboard');
 
-    // The scheme (GS1 GTIN) as an administrator would have set it up; everything else through the console.
-    const registrar = await apiAs(alice, rig.t.url, 'POST', '/registrars', { name: 'GS1', namespace: 'gs1', url: 'https://id.gs1.example' });
-    await apiAs(alice, rig.t.url, 'POST', '/schemes', { registrarId: registrar.id, name: 'Global Trade Item Number (GTIN)', primaryKey: '01', validationPattern: '^\\d{14}$', linkTemplate: '/{primaryKey}/{value}' });
+    await go('/console/registrars/new');
+    await page.getByLabel('Name', { exact: true }).fill('GS1');
+    await page.getByLabel('Namespace').fill('gs1');
+    await page.getByLabel('Web address').fill('https://id.gs1.example');
+    await page.getByRole('button', { name: 'Create registrar' }).click();
+    await page.waitForURL(/saved=1$/);
+    await go('/console/schemes/new');
+    await page.getByLabel('Registrar').selectOption({ label: 'GS1' });
+    await page.getByLabel('Name', { exact: true }).fill('Global Trade Item Number (GTIN)');
+    await page.getByLabel('Primary key').fill('01');
+    await page.getByLabel('Validation pattern').fill('^\\d{14}$');
+    await page.getByLabel('Link template').fill('/{primaryKey}/{value}');
+    await checkPage('scheme-new');
+    await page.getByRole('button', { name: 'Create identifier scheme' }).click();
+    await page.waitForURL(/saved=1$/);
+    // The signing DID (the DIDs page is not in the console yet).
     await apiAs(alice, rig.t.url, 'POST', '/dids', { type: 'MANAGED', method: 'DID_WEB', alias: `console-${crypto.randomUUID().slice(0, 8)}` });
 
     await go('/console/identifiers/new');
@@ -115,19 +128,19 @@ describe('the console in a real browser', () => {
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await expect(page.locator('#name-error').innerText()).resolves.not.toBe('');
     await checkPage('organisation-refused');
-    await page.getByLabel('Name').fill('Acme Batteries Pty Ltd');
+    await page.getByLabel('Name', { exact: true }).fill('Acme Batteries Pty Ltd');
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await page.waitForURL(/\/console\/organisations\?saved=1$/);
     await checkPage('organisations');
 
     await go('/console/facilities/new');
-    await page.getByLabel('Name').fill('Acme Plant 7');
+    await page.getByLabel('Name', { exact: true }).fill('Acme Plant 7');
     await page.getByLabel('Operating organisation').selectOption({ label: 'Acme Batteries Pty Ltd' });
     await page.getByRole('button', { name: 'Create facility' }).click();
     await page.waitForURL(/saved=1$/);
 
     await go('/console/products/new');
-    await page.getByLabel('Name').fill('Cell A1');
+    await page.getByLabel('Name', { exact: true }).fill('Cell A1');
     await page.getByLabel('Level').selectOption('MODEL');
     await page.getByLabel('Produced by').selectOption({ label: 'Acme Batteries Pty Ltd' });
     await page.getByLabel('Manufacturing facility').selectOption({ label: 'Acme Plant 7' });
@@ -185,7 +198,7 @@ describe('the console in a real browser', () => {
   it('shows every value typed into a form as text: no payload of the XSS corpus runs', { timeout: 60_000 }, async () => {
     for (const payload of FIELD_PAYLOADS) {
       await go('/console/organisations/new');
-      await page.getByLabel('Name').fill(payload);
+      await page.getByLabel('Name', { exact: true }).fill(payload);
       await page.getByLabel('Description').fill(payload);
       await page.getByRole('button', { name: 'Create organisation' }).click();
       await page.waitForURL(/saved=1$/);
@@ -193,12 +206,12 @@ describe('the console in a real browser', () => {
     await go('/console/organisations');
     for (const payload of FIELD_PAYLOADS) await expect(page.getByRole('link', { name: payload, exact: true }).count()).resolves.toBe(1);
     await page.getByRole('link', { name: FIELD_PAYLOADS[1]!, exact: true }).click();
-    await expect(page.getByLabel('Name').inputValue()).resolves.toBe(FIELD_PAYLOADS[1]);
+    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(FIELD_PAYLOADS[1]);
     // Refused input comes back as text too.
     await go('/console/products/new');
-    await page.getByLabel('Name').fill(FIELD_PAYLOADS[0]!);
+    await page.getByLabel('Name', { exact: true }).fill(FIELD_PAYLOADS[0]!);
     await page.getByRole('button', { name: 'Create product' }).click();
-    await expect(page.getByLabel('Name').inputValue()).resolves.toBe(FIELD_PAYLOADS[0]);
+    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(FIELD_PAYLOADS[0]);
     expect(scriptHits).toEqual([]);
   });
 });

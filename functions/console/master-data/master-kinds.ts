@@ -3,7 +3,10 @@ import { listIdentifiers, findIdentifier, createIdentifier, updateIdentifierValu
 import { createFacilities, deleteFacility, findFacility, listFacilities, updateFacility } from '../../../core/facilities/facility-repository.ts';
 import { createOrganisations, deleteOrganisation, findOrganisation, listOrganisations, updateOrganisation } from '../../../core/organisations/organisation-repository.ts';
 import { createProducts, deleteProduct, findProduct, listProducts, updateProduct } from '../../../core/products/product-repository.ts';
-import { listSchemes } from '../../../core/schemes/scheme-repository.ts';
+import { createRegistrar, deleteRegistrar, findRegistrarWithSchemes, listRegistrars, updateRegistrar } from '../../../core/registrars/registrar-repository.ts';
+import { createScheme, deleteScheme, findScheme, listSchemes, updateScheme } from '../../../core/schemes/scheme-repository.ts';
+import { CreateRegistrarBody, UpdateRegistrarBody } from '../../registrars/schemas.ts';
+import { CreateSchemeBody, UpdateSchemeBody } from '../../schemes/schemas.ts';
 import { PRODUCT_LEVELS } from '../../../db/schema/index.ts';
 import { CreateFacilityItem, UpdateFacilityBody } from '../../facilities/schemas.ts';
 import { CreateIdentifierBody, UpdateIdentifierBody } from '../../identifiers/schemas.ts';
@@ -41,8 +44,8 @@ export interface MasterKind {
   list(db: Db, tenantId: string, search: string | undefined, page: { limit: number; offset: number }): Promise<{ rows: Row[]; total: number }>;
   find(db: Db, tenantId: string, id: string): Promise<Row | undefined>;
   create(db: Db, tenantId: string, input: Record<string, unknown>): Promise<string>;
-  update(db: Db, tenantId: string, id: string, patch: Record<string, unknown>): Promise<void>;
-  remove(db: Db, tenantId: string, id: string): Promise<void>;
+  update(db: Db, tenantId: string, id: string, patch: Record<string, unknown>): Promise<unknown>;
+  remove(db: Db, tenantId: string, id: string): Promise<unknown>;
   title(row: Row): string;
   /** The list's first column: what `title` shows. */
   titleLabel: string;
@@ -78,8 +81,8 @@ export const ORGANISATIONS: MasterKind = {
   list: (db, tenantId, search, page) => listOrganisations(db, tenantId, { search }, page),
   find: (db, tenantId, id) => findOrganisation(db, tenantId, id),
   create: (db, tenantId, input) => first(createOrganisations(db, tenantId, [input as never])),
-  update: (db, tenantId, id, patch) => updateOrganisation(db, tenantId, id, patch) as Promise<void>,
-  remove: (db, tenantId, id) => deleteOrganisation(db, tenantId, id) as Promise<void>,
+  update: (db, tenantId, id, patch) => updateOrganisation(db, tenantId, id, patch),
+  remove: (db, tenantId, id) => deleteOrganisation(db, tenantId, id),
   title: byName,
   titleLabel: 'Name',
 };
@@ -100,8 +103,8 @@ export const FACILITIES: MasterKind = {
   list: (db, tenantId, search, page) => listFacilities(db, tenantId, { search }, page),
   find: (db, tenantId, id) => findFacility(db, tenantId, id),
   create: (db, tenantId, input) => first(createFacilities(db, tenantId, [input as never])),
-  update: (db, tenantId, id, patch) => updateFacility(db, tenantId, id, patch) as Promise<void>,
-  remove: (db, tenantId, id) => deleteFacility(db, tenantId, id) as Promise<void>,
+  update: (db, tenantId, id, patch) => updateFacility(db, tenantId, id, patch),
+  remove: (db, tenantId, id) => deleteFacility(db, tenantId, id),
   title: byName,
   titleLabel: 'Name',
 };
@@ -125,7 +128,7 @@ export const PRODUCTS: MasterKind = {
   list: (db, tenantId, search, page) => listProducts(db, tenantId, { search }, page),
   find: (db, tenantId, id) => findProduct(db, tenantId, id),
   create: (db, tenantId, input) => first(createProducts(db, tenantId, [input as never])),
-  update: (db, tenantId, id, patch) => updateProduct(db, tenantId, id, patch) as Promise<void>,
+  update: (db, tenantId, id, patch) => updateProduct(db, tenantId, id, patch),
   remove: (db, tenantId, id) => deleteProduct(db, tenantId, id),
   title: byName,
   titleLabel: 'Name',
@@ -145,10 +148,52 @@ export const IDENTIFIERS: MasterKind = {
   list: async (db, tenantId, _search, page) => listIdentifiers(db, tenantId, {}, page),
   find: (db, tenantId, id) => findIdentifier(db, tenantId, id) as Promise<Row | undefined>,
   create: (db, tenantId, input) => createIdentifier(db, tenantId, input as { schemeId: string; value: string }),
-  update: (db, tenantId, id, patch) => updateIdentifierValue(db, tenantId, id, String(patch.value ?? '')) as Promise<void>,
+  update: (db, tenantId, id, patch) => updateIdentifierValue(db, tenantId, id, String(patch.value ?? '')),
   remove: (db, tenantId, id) => deleteIdentifier(db, tenantId, id),
   title: (row) => String(row.value ?? row.id),
   titleLabel: 'Value',
 };
 
-export const MASTER_KINDS = [ORGANISATIONS, FACILITIES, PRODUCTS, IDENTIFIERS];
+export const REGISTRARS: MasterKind = {
+  path: 'registrars',
+  singular: 'registrar',
+  plural: 'Registrars',
+  fields: [
+    nameField,
+    { name: 'namespace', label: 'Namespace', kind: 'text', required: true, hint: 'Its short name at the resolver, e.g. gs1.' },
+    { name: 'url', label: 'Web address', kind: 'text', required: true, hint: 'Identifiers of its schemes are links under it, e.g. https://id.gs1.org.' },
+  ],
+  columns: [{ label: 'Web address', value: (r) => String(r.url ?? '') }],
+  createSchema: CreateRegistrarBody,
+  updateSchema: UpdateRegistrarBody,
+  list: (db, tenantId, _search, page) => listRegistrars(db, tenantId, page),
+  find: (db, tenantId, id) => findRegistrarWithSchemes(db, tenantId, id) as Promise<Row | undefined>,
+  create: async (db, tenantId, input) => (await createRegistrar(db, tenantId, input as never)).id,
+  update: (db, tenantId, id, patch) => updateRegistrar(db, tenantId, id, patch),
+  remove: (db, tenantId, id) => deleteRegistrar(db, tenantId, id),
+  title: byName,
+  titleLabel: 'Name',
+};
+
+export const SCHEMES: MasterKind = {
+  path: 'schemes',
+  singular: 'identifier scheme',
+  plural: 'Identifier schemes',
+  fields: [
+    { name: 'registrarId', label: 'Registrar', kind: 'select', required: true, createOnly: true, choices: (db, t) => named(listRegistrars(db, t, PICK)) },
+    nameField,
+    { name: 'primaryKey', label: 'Primary key', kind: 'text', required: true, hint: 'Its application identifier, e.g. 01 for a GTIN.' },
+    { name: 'validationPattern', label: 'Validation pattern', kind: 'text', required: true, hint: 'A regular expression every value must match, e.g. ^\\d{14}$.' },
+    { name: 'linkTemplate', label: 'Link template', kind: 'text', required: true, hint: 'How a value becomes a link under the registrar, e.g. /{primaryKey}/{value}.' },
+  ],
+  columns: [{ label: 'Primary key', value: (r) => String(r.primaryKey ?? '') }],
+  createSchema: CreateSchemeBody,
+  updateSchema: UpdateSchemeBody,
+  list: (db, tenantId, _search, page) => listSchemes(db, tenantId, {}, page),
+  find: (db, tenantId, id) => findScheme(db, tenantId, id) as Promise<Row | undefined>,
+  create: (db, tenantId, input) => createScheme(db, tenantId, input as never),
+  update: (db, tenantId, id, patch) => updateScheme(db, tenantId, id, patch),
+  remove: (db, tenantId, id) => deleteScheme(db, tenantId, id),
+  title: byName,
+  titleLabel: 'Name',
+};
