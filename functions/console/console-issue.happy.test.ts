@@ -72,6 +72,12 @@ describe('console: issue a credential from master data', () => {
     const page = await alice.get(`/console/credentials/${id}`);
     expect(page.status).toBe(200);
     expect(page.html).toContain(decryptionKey);
+
+    // The dashboard counts it as issued today and this week; another person's dashboard does not.
+    const dashboard = await alice.get('/console');
+    expect(dashboard.html).toContain('id="issued-today">1<');
+    expect(dashboard.html).toContain('id="issued-week">1<');
+    expect((await (await signInToConsole(rig.t.url, 'bob')).get('/console')).html).toContain('id="issued-today">0<');
   });
 
   it('shows a missing choice or a bad country beside its field, as a 400 of the form', async () => {
