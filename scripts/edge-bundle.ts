@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 /**
  * The AWS SDK's browser XML parser needs `DOMParser`, which edge runtimes lack: its own JavaScript
@@ -176,6 +177,19 @@ export const textModulesInlined: Plugin = {
   },
 };
 
+/**
+ * qrcode's main file pulls in its PNG and file renderers (Node's fs and zlib); its browser build, which its
+ * package maps for browsers, has the same `create` (core/qr draws the SVG and PNG itself) without them.
+ */
+export const qrcodeBrowserBuild: Plugin = {
+  name: 'qrcode-browser-build',
+  setup(builder) {
+    builder.onResolve({ filter: /^qrcode$/ }, (args) =>
+      args.namespace === 'file' ? { path: join(dirname(createRequire(args.importer).resolve('qrcode')), 'browser.js') } : undefined,
+    );
+  },
+};
+
 const SCHEMA_DIR = fileURLToPath(new URL('../db/schema/', import.meta.url));
 
 /**
@@ -216,7 +230,7 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     plugins:
       platform === 'browser'
         ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
-        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, textModulesInlined],
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, textModulesInlined, qrcodeBrowserBuild],
     metafile: true,
     logLevel: 'error',
   });

@@ -1,4 +1,4 @@
-import type { ErrorHandler, NotFoundHandler } from 'hono';
+import type { ErrorHandler } from 'hono';
 import { describeUnexpectedError } from '../../core/db-errors.ts';
 import { ApiError } from '../../core/errors.ts';
 import { unexpectedErrorMessage } from '../platform/error-handler.ts';
@@ -24,6 +24,3 @@ export const consoleError: ErrorHandler<ConsoleEnv> = (err, c) => {
 };
 
 const escapeText = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-export const consoleNotFound: NotFoundHandler<ConsoleEnv> = (c) =>
-  renderPage(c, 'Not found', <p class="notice bad" role="alert">There is no console page at this address.</p>, 404);

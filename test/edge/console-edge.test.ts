@@ -5,7 +5,7 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../core/crypto/encoding.ts';
 import { connectDatabase } from '../../db/client.ts';
-import { browserSessions, tenants, users } from '../../db/schema/index.ts';
+import { browserSessions, organisations, tenants, users } from '../../db/schema/index.ts';
 import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
 import { createTestDatabase, type TestDatabase } from '../rig/databases.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
@@ -20,6 +20,7 @@ describe('the console as an edge function in workerd', () => {
   let database: TestDatabase;
   const base = 'http://edge.test';
   const session = 'edge-console-session-token';
+  let organisationId: string;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'css-edge-console-'));
@@ -35,6 +36,8 @@ describe('the console as an edge function in workerd', () => {
       expiresAt: new Date(Date.now() + 3_600_000),
       refreshedAt: new Date(),
     });
+    const [organisation] = await connection.db.insert(organisations).values({ tenantId: tenant!.id, name: 'Edge <Org>' }).returning();
+    organisationId = organisation!.id;
     await connection.close();
     mf = new Miniflare({
       modules: true,
@@ -78,5 +81,11 @@ describe('the console as an edge function in workerd', () => {
     const script = await mf.dispatchFetch(`${base}${src}`);
     expect(script.status).toBe(200);
     expect(await script.text()).toContain('htmx');
+  });
+
+  it('opens a master record through the relational graph its edge entry names', async () => {
+    const res = await mf.dispatchFetch(`${base}/console/organisations/${organisationId}`, { headers: { cookie: `css_session=${session}` } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('value="Edge &lt;Org&gt;"');
   });
 });

@@ -1,23 +1,18 @@
 import type { ZodType } from 'zod';
-import { listIdentifiers, findIdentifier, createIdentifier, updateIdentifierValue, deleteIdentifier } from '../../../core/identifiers/identifier-repository.ts';
 import { createFacilities, deleteFacility, findFacility, listFacilities, updateFacility } from '../../../core/facilities/facility-repository.ts';
 import { createOrganisations, deleteOrganisation, findOrganisation, listOrganisations, updateOrganisation } from '../../../core/organisations/organisation-repository.ts';
 import { createProducts, deleteProduct, findProduct, listProducts, updateProduct } from '../../../core/products/product-repository.ts';
-import { createRegistrar, deleteRegistrar, findRegistrarWithSchemes, listRegistrars, updateRegistrar } from '../../../core/registrars/registrar-repository.ts';
-import { createScheme, deleteScheme, findScheme, listSchemes, updateScheme } from '../../../core/schemes/scheme-repository.ts';
-import { CreateRegistrarBody, UpdateRegistrarBody } from '../../registrars/schemas.ts';
-import { CreateSchemeBody, UpdateSchemeBody } from '../../schemes/schemas.ts';
 import { PRODUCT_LEVELS } from '../../../db/schema/index.ts';
 import { CreateFacilityItem, UpdateFacilityBody } from '../../facilities/schemas.ts';
-import { CreateIdentifierBody, UpdateIdentifierBody } from '../../identifiers/schemas.ts';
 import { CreateOrganisationItem, UpdateOrganisationBody } from '../../organisations/schemas.ts';
 import { CreateProductItem, UpdateProductBody } from '../../products/schemas.ts';
 import type { Services } from '../../platform/env.ts';
 import type { Choice } from '../form-controls.tsx';
+import { identifierOptions } from '../../../core/identifiers/identifier-options.ts';
 
-type Db = Services['db'];
-type Row = { id: string; name?: string; value?: string; [key: string]: unknown };
-const PICK = { limit: 200, offset: 0 };
+export type Db = Services['db'];
+export type Row = { id: string; name?: string; value?: string; [key: string]: unknown };
+export const PICK = { limit: 200, offset: 0 };
 
 /** One input of a record's form; `clearable` fields are sent as null when emptied on edit (the API's "null clears"). */
 export interface FieldSpec {
@@ -51,10 +46,10 @@ export interface MasterKind {
   titleLabel: string;
 }
 
-const named = async (list: Promise<{ rows: { id: string; name: string }[] }>): Promise<Choice[]> => (await list).rows.map((r) => ({ value: r.id, label: r.name }));
+export const named = async (list: Promise<{ rows: { id: string; name: string }[] }>): Promise<Choice[]> => (await list).rows.map((r) => ({ value: r.id, label: r.name }));
 
 const identifierChoices = async (db: Db, tenantId: string): Promise<Choice[]> =>
-  (await listIdentifiers(db, tenantId, {}, PICK)).rows.map((r) => ({ value: r.id, label: r.value }));
+  (await identifierOptions(db, tenantId, PICK.limit)).map((r) => ({ value: r.id, label: r.value }));
 
 const primaryIdentifier: FieldSpec = {
   name: 'primaryIdentifierId',
@@ -65,10 +60,10 @@ const primaryIdentifier: FieldSpec = {
   choices: identifierChoices,
 };
 const description = (clearable: boolean): FieldSpec => ({ name: 'description', label: 'Description', kind: 'textarea', clearable });
-const nameField: FieldSpec = { name: 'name', label: 'Name', kind: 'text', required: true };
+export const nameField: FieldSpec = { name: 'name', label: 'Name', kind: 'text', required: true };
 
 const first = <T>(ids: Promise<string[]>) => ids.then((all) => all[0]!) as unknown as Promise<T>;
-const byName = (row: Row) => String(row.name ?? row.id);
+export const byName = (row: Row) => String(row.name ?? row.id);
 
 export const ORGANISATIONS: MasterKind = {
   path: 'organisations',
@@ -130,70 +125,6 @@ export const PRODUCTS: MasterKind = {
   create: (db, tenantId, input) => first(createProducts(db, tenantId, [input as never])),
   update: (db, tenantId, id, patch) => updateProduct(db, tenantId, id, patch),
   remove: (db, tenantId, id) => deleteProduct(db, tenantId, id),
-  title: byName,
-  titleLabel: 'Name',
-};
-
-export const IDENTIFIERS: MasterKind = {
-  path: 'identifiers',
-  singular: 'identifier',
-  plural: 'Identifiers',
-  fields: [
-    { name: 'schemeId', label: 'Identifier scheme', kind: 'select', required: true, createOnly: true, choices: async (db, t) => (await listSchemes(db, t, {}, PICK)).rows.map((s) => ({ value: s.id, label: `${s.name} (${s.primaryKey})` })) },
-    { name: 'value', label: 'Value', kind: 'text', required: true, hint: 'As the scheme writes it, e.g. a 14-digit GTIN.' },
-  ],
-  columns: [{ label: 'Scheme', value: (r) => String(r.schemeId ?? '') }],
-  createSchema: CreateIdentifierBody,
-  updateSchema: UpdateIdentifierBody,
-  list: async (db, tenantId, _search, page) => listIdentifiers(db, tenantId, {}, page),
-  find: (db, tenantId, id) => findIdentifier(db, tenantId, id) as Promise<Row | undefined>,
-  create: (db, tenantId, input) => createIdentifier(db, tenantId, input as { schemeId: string; value: string }),
-  update: (db, tenantId, id, patch) => updateIdentifierValue(db, tenantId, id, String(patch.value ?? '')),
-  remove: (db, tenantId, id) => deleteIdentifier(db, tenantId, id),
-  title: (row) => String(row.value ?? row.id),
-  titleLabel: 'Value',
-};
-
-export const REGISTRARS: MasterKind = {
-  path: 'registrars',
-  singular: 'registrar',
-  plural: 'Registrars',
-  fields: [
-    nameField,
-    { name: 'namespace', label: 'Namespace', kind: 'text', required: true, hint: 'Its short name at the resolver, e.g. gs1.' },
-    { name: 'url', label: 'Web address', kind: 'text', required: true, hint: 'Identifiers of its schemes are links under it, e.g. https://id.gs1.org.' },
-  ],
-  columns: [{ label: 'Web address', value: (r) => String(r.url ?? '') }],
-  createSchema: CreateRegistrarBody,
-  updateSchema: UpdateRegistrarBody,
-  list: (db, tenantId, _search, page) => listRegistrars(db, tenantId, page),
-  find: (db, tenantId, id) => findRegistrarWithSchemes(db, tenantId, id) as Promise<Row | undefined>,
-  create: async (db, tenantId, input) => (await createRegistrar(db, tenantId, input as never)).id,
-  update: (db, tenantId, id, patch) => updateRegistrar(db, tenantId, id, patch),
-  remove: (db, tenantId, id) => deleteRegistrar(db, tenantId, id),
-  title: byName,
-  titleLabel: 'Name',
-};
-
-export const SCHEMES: MasterKind = {
-  path: 'schemes',
-  singular: 'identifier scheme',
-  plural: 'Identifier schemes',
-  fields: [
-    { name: 'registrarId', label: 'Registrar', kind: 'select', required: true, createOnly: true, choices: (db, t) => named(listRegistrars(db, t, PICK)) },
-    nameField,
-    { name: 'primaryKey', label: 'Primary key', kind: 'text', required: true, hint: 'Its application identifier, e.g. 01 for a GTIN.' },
-    { name: 'validationPattern', label: 'Validation pattern', kind: 'text', required: true, hint: 'A regular expression every value must match, e.g. ^\\d{14}$.' },
-    { name: 'linkTemplate', label: 'Link template', kind: 'text', required: true, hint: 'How a value becomes a link under the registrar, e.g. /{primaryKey}/{value}.' },
-  ],
-  columns: [{ label: 'Primary key', value: (r) => String(r.primaryKey ?? '') }],
-  createSchema: CreateSchemeBody,
-  updateSchema: UpdateSchemeBody,
-  list: (db, tenantId, _search, page) => listSchemes(db, tenantId, {}, page),
-  find: (db, tenantId, id) => findScheme(db, tenantId, id) as Promise<Row | undefined>,
-  create: (db, tenantId, input) => createScheme(db, tenantId, input as never),
-  update: (db, tenantId, id, patch) => updateScheme(db, tenantId, id, patch),
-  remove: (db, tenantId, id) => deleteScheme(db, tenantId, id),
   title: byName,
   titleLabel: 'Name',
 };
