@@ -15,7 +15,8 @@ export type PageGroup = (app: Hono<ConsoleEnv>) => unknown;
 /**
  * The console's pages: every response carries the console's headers (CSP with a nonce); the assets are
  * public, every page needs a session, every state change the session's CSRF token. `more` adds page groups
- * that only the Node web process serves: issuance (JSON-LD expansion needs Node, as for POST /credentials) and the
+ * that only the Node web process serves: issuance (JSON-LD expansion needs Node, as for POST /credentials), batches
+ * (the job queue) and the
  * identifier, scheme and registrar pages (RE2 pattern checks, too large for the console's edge bundle).
  */
 export const createConsoleApp = (more: PageGroup[] = []) => {

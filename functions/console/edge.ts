@@ -4,9 +4,9 @@ import { createConsoleApp } from './console-app.ts';
 
 /**
  * Edge entry (wrangler env `console`): every console page but issuance, whose payload checks (JSON-LD
- * expansion) need Node, as POST /credentials does, and the identifier, scheme and registrar pages (RE2);
- * route `/console/issue*`, `/console/identifiers*`, `/console/schemes*` and `/console/registrars*` to the
- * Node web process. The
+ * expansion) need Node, as POST /credentials does, batches (the job queue) and the identifier, scheme and
+ * registrar pages (RE2); route `/console/issue*`, `/console/batches*`, `/console/identifiers*`,
+ * `/console/schemes*` and `/console/registrars*` to the Node web process. The
  * session check runs inside the group (a missing session is a redirect to sign-in), so the platform's
  * own guard is off here.
  */

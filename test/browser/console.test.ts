@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startIssuanceRig, type IssuanceRig } from '../rig/credential-fixtures.ts';
+import { issueBatchConsumer } from '../../consumers/jobs/issue-batch.ts';
+import { startIssuanceRig, systemServicesEnv, type IssuanceRig } from '../rig/credential-fixtures.ts';
+import { startTestWorker } from '../rig/jobs.ts';
 import { apiAs, signInToConsole, type ConsoleUser } from '../rig/console-user.ts';
 import { launchBrowser, newContext, XSS_MARKER } from './browser-rig.ts';
 import { FIELD_PAYLOADS } from './xss-corpus.ts';
@@ -193,6 +195,33 @@ describe('the console in a real browser', () => {
 
     await go('/console/credentials');
     await checkPage('credentials');
+
+    // A 50-row CSV batch from the downloaded template, its progress updating live (htmx under the nonce CSP).
+    await go('/console/batches/new');
+    await checkPage('batch-new');
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download the column template' }).click();
+    const template = await (await download).createReadStream().then(async (stream) => {
+      let text = '';
+      for await (const chunk of stream) text += chunk;
+      return text;
+    });
+    const [header, first] = template.trim().split(/\r?\n/);
+    const row = first!.replace(/,$/, ',AU');
+    const csv = [header, ...Array.from({ length: 50 }, (_, i) => row.replace(/^row-1,/, `row-${i + 1},`))].join('\n');
+    await page.getByLabel('File').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Submit the batch' }).click();
+    await page.waitForURL(/\/console\/batches\/[^/]+$/);
+    await expect(page.locator('#batch-state').innerText()).resolves.toBe('QUEUED');
+    await checkPage('batch-queued');
+    const worker = await startTestWorker(rig.t.databaseUrl, [issueBatchConsumer], undefined, systemServicesEnv(rig));
+    try {
+      await page.locator('#batch-state', { hasText: 'COMPLETED' }).waitFor({ timeout: 90_000 });
+    } finally {
+      await worker.stop();
+    }
+    await expect(page.locator('#batch-bar').getAttribute('value')).resolves.toBe('50');
+    await checkPage('batch-completed');
   });
 
   it('shows every value typed into a form as text: no payload of the XSS corpus runs', { timeout: 60_000 }, async () => {
