@@ -82,4 +82,66 @@ describe('console: sign-in, headers and CSRF', () => {
     const carols = await carol.post('/console/organisations/new', { name: 'Alice token' }, { csrf: token });
     expect(carols.status).toBe(403);
   });
+
+  it('refuses every state-changing console route without the token, before looking at the record', async () => {
+    const posts = [
+      '/console/issue/preview',
+      '/console/issue',
+      '/console/batches',
+      '/console/batches/anyid/cancel',
+      '/console/credentials/anyid/status',
+      '/console/credentials/anyid/delete',
+      ...['organisations', 'facilities', 'products', 'identifiers', 'schemes', 'registrars'].flatMap((kind) => [`/console/${kind}/new`, `/console/${kind}/anyid`, `/console/${kind}/anyid/delete`]),
+    ];
+    for (const path of posts) {
+      const res = await alice.post(path, { name: 'x' }, { csrf: false });
+      expect(res.status, path).toBe(403);
+    }
+    // htmx requests carry it as a header instead.
+    const viaHeader = await alice.browser.fetch(`${t.url}/console/organisations/new`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-csrf-token': await alice.csrfToken() },
+      body: new URLSearchParams({ name: 'By header' }),
+    });
+    expect(viaHeader.status).toBe(303);
+  });
+
+  it('a form posted after the session expired returns to the page it came from after sign-in', async () => {
+    const dave = await signInToConsole(t.url, 'dave');
+    const token = await dave.csrfToken();
+    await t.db.update(browserSessions).set({ expiresAt: new Date(Date.now() - 1000) });
+    const res = await dave.browser.fetch(`${t.url}/console/organisations/new`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${t.url}/console/organisations/new` },
+      body: new URLSearchParams({ _csrf: token, name: 'Late' }),
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/auth/login?returnTo=${encodeURIComponent('/console/organisations/new')}`);
+    // A referer elsewhere is not followed back.
+    const elsewhere = await fetch(`${t.url}/console/organisations/new`, { method: 'POST', headers: { referer: 'https://evil.example/console/x' }, redirect: 'manual' });
+    expect(elsewhere.headers.get('location')).toBe(`/auth/login?returnTo=${encodeURIComponent('/console')}`);
+    alice = await signInToConsole(t.url, 'alice');
+  });
+});
+
+describe('console in closed mode', () => {
+  const groups: Record<string, string[]> = { alice: ['acme'], carol: ['acme'] };
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { TENANT_MODE: 'closed' }, userGroups: groups });
+  });
+  afterAll(() => t.close());
+
+  it('puts people of one group in one tenant and shows a 403 page once the group claim is gone', async () => {
+    const alice = await signInToConsole(t.url, 'alice');
+    expect((await alice.post('/console/organisations/new', { name: 'Acme shared' })).status).toBe(303);
+    const carol = await signInToConsole(t.url, 'carol');
+    expect((await carol.get('/console/organisations')).html).toContain('Acme shared');
+    groups.carol = [];
+    await t.db.update(browserSessions).set({ refreshedAt: new Date(Date.now() - 10 * 60_000) });
+    const refused = await carol.get('/console/organisations');
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('group claim');
+    expect(refused.html).not.toContain('Acme shared');
+  });
 });
