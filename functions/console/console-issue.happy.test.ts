@@ -136,4 +136,25 @@ describe('console: issue a credential from master data', () => {
     expect(deleted.status).toBe(303);
     expect((await alice.get(`/console/credentials/${id}`)).status).toBe(404);
   });
+
+  it('creates a managed DID, shows its document, verifies it with each check, makes it the default', async () => {
+    const refused = await alice.post('/console/dids/new', { type: 'MANAGED', alias: '' });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toMatch(/id="alias-error">/);
+    const created = await alice.post('/console/dids/new', { type: 'MANAGED', alias: 'console-made', name: 'Console <DID>' });
+    expect(created.status).toBe(303);
+    const page = await alice.get(created.location!);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Console &lt;DID&gt;');
+    expect(page.html).toMatch(/id="did-document">[^<]*verificationMethod/);
+    const verified = await alice.post(`${created.location}/verify`, {});
+    expect(verified.status).toBe(200);
+    expect(verified.html).toMatch(/<li><strong>[^<]+: (PASSED|FAILED)<\/strong>/);
+    const madeDefault = await alice.post(`${created.location}/default`, {});
+    expect(madeDefault.status).toBe(303);
+    expect((await alice.get('/console/dids')).html).toContain('Console &lt;DID&gt;</a> (your default)');
+    const bob = await signInToConsole(rig.t.url, 'bob');
+    expect((await bob.get(created.location!)).status).toBe(404);
+    expect((await bob.post(`${created.location}/default`, {})).status).toBe(404);
+  });
 });

@@ -91,6 +91,9 @@ describe('console: sign-in, headers and CSRF', () => {
       '/console/batches/anyid/cancel',
       '/console/credentials/anyid/status',
       '/console/credentials/anyid/delete',
+      '/console/dids/new',
+      '/console/dids/anyid/verify',
+      '/console/dids/anyid/default',
       ...['organisations', 'facilities', 'products', 'identifiers', 'schemes', 'registrars'].flatMap((kind) => [`/console/${kind}/new`, `/console/${kind}/anyid`, `/console/${kind}/anyid/delete`]),
     ];
     for (const path of posts) {

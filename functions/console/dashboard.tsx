@@ -38,7 +38,7 @@ export const registerDashboard = (app: Hono<ConsoleEnv>) =>
         <ul class="cards">
           <Card id="library-pending" label="library items pending verification" count={counts.libraryPending} href="/api/v1/library" />
           <Card id="library-failed" label="library items that failed verification" count={counts.libraryFailed} href="/api/v1/library" />
-          <Card id="dids-not-verified" label="DIDs not verified" count={counts.didsNotVerified} href="/api/v1/dids" />
+          <Card id="dids-not-verified" label="DIDs not verified" count={counts.didsNotVerified} href="/console/dids" />
         </ul>
       </>,
     );

@@ -16,6 +16,7 @@ export const NAVIGATION = [
   ['Identifiers', '/console/identifiers'],
   ['Schemes', '/console/schemes'],
   ['Registrars', '/console/registrars'],
+  ['DIDs', '/console/dids'],
 ] as const;
 
 const isCurrent = (path: string, href: string) => (href === '/console' ? path === href : path === href || path.startsWith(`${href}/`));
