@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueBatchConsumer } from '../../consumers/jobs/issue-batch.ts';
 import { startIssuanceRig, systemServicesEnv, type IssuanceRig } from '../rig/credential-fixtures.ts';
 import { startTestWorker } from '../rig/jobs.ts';
-import { apiAs, signInToConsole, type ConsoleUser } from '../rig/console-user.ts';
+import { signInToConsole, type ConsoleUser } from '../rig/console-user.ts';
 import { launchBrowser, newContext, XSS_MARKER } from './browser-rig.ts';
 import { FIELD_PAYLOADS } from './xss-corpus.ts';
 
@@ -115,8 +115,16 @@ describe('the console in a real browser', () => {
     await checkPage('scheme-new');
     await page.getByRole('button', { name: 'Create identifier scheme' }).click();
     await page.waitForURL(/saved=1$/);
-    // The signing DID (the DIDs page is not in the console yet).
-    await apiAs(alice, rig.t.url, 'POST', '/dids', { type: 'MANAGED', method: 'DID_WEB', alias: `console-${crypto.randomUUID().slice(0, 8)}` });
+    await go('/console/dids');
+    await page.getByLabel('Type').selectOption('MANAGED');
+    await page.getByLabel('Alias').fill('acme-signing');
+    await page.getByLabel('Name (optional)').fill('Acme signing key');
+    await checkPage('dids');
+    await page.getByRole('button', { name: 'Create DID' }).click();
+    await page.waitForURL(/\/console\/dids\/[^/]+$/);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.locator('#did-checks').waitFor();
+    await checkPage('did-verified');
 
     await go('/console/identifiers/new');
     await checkPage('identifier-new');
