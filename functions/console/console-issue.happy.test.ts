@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIssuanceRig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
+import { TEMPLATE_STORAGE_ENV } from '../../test/rig/template-fixtures.ts';
 import { apiAs, consoleMasterData, signInToConsole, type ConsoleUser } from '../../test/rig/console-user.ts';
 
 const DPP_070 = 'ca3frzta22f7lblxntvw6ukuh';
@@ -20,7 +21,7 @@ describe('console: issue a credential from master data', () => {
   });
 
   beforeAll(async () => {
-    rig = await startIssuanceRig({ CREDENTIAL_STATUS_MUTATION_ENABLED: 'true', CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED: 'true', CREDENTIAL_STATUS_DEFAULT_PURPOSES: 'revocation,suspension' });
+    rig = await startIssuanceRig({ CREDENTIAL_STATUS_MUTATION_ENABLED: 'true', CREDENTIAL_STATUS_MULTIPLE_PURPOSES_ENABLED: 'true', CREDENTIAL_STATUS_DEFAULT_PURPOSES: 'revocation,suspension' }, TEMPLATE_STORAGE_ENV);
     alice = await signInToConsole(rig.t.url, 'alice');
     data = await consoleMasterData(alice, rig.t.url);
   }, 60_000);
@@ -156,5 +157,34 @@ describe('console: issue a credential from master data', () => {
     const bob = await signInToConsole(rig.t.url, 'bob');
     expect((await bob.get(created.location!)).status).toBe(404);
     expect((await bob.post(`${created.location}/default`, {})).status).toBe(404);
+  });
+
+  it('attaches the chosen render template and shows the payload rendered through it, values escaped', async () => {
+    const template = await apiAs(alice, rig.t.url, 'POST', '/render-templates', {
+      name: 'Passport card',
+      dataModelId: DPP_070,
+      renderMethodType: 'RenderTemplate2024',
+      template: '<h1 id="card">{{credentialSubject.name}}</h1><p>{{credentialSubject.countryOfProduction.countryCode}}</p>',
+    });
+    const [product] = await apiAs(alice, rig.t.url, 'POST', '/products', [{ name: 'Cell <b>B2</b>', level: 'MODEL' }]);
+    const form = await alice.get(`/console/issue?dataModelId=${DPP_070}`);
+    expect(form.html).toContain('Passport card');
+    const preview = await alice.post('/console/issue/preview', { ...choices(), product: product.id, renderTemplateId: template.id });
+    expect(preview.status).toBe(200);
+    // The frame's srcdoc holds the rendered template (attribute-escaped once more by the page).
+    const srcdoc = preview.html.match(/<iframe class="rendered" sandbox="" srcdoc="([^"]*)"/)![1]!;
+    expect(srcdoc).toContain('&lt;h1 id=&quot;card&quot;&gt;Cell &amp;lt;b&amp;gt;B2&amp;lt;/b&amp;gt;&lt;/h1&gt;');
+    const json = preview.html.match(/<pre id="payload-json">([\s\S]*?)<\/pre>/)![1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    expect(JSON.parse(json).renderMethod).toEqual([
+      { type: ['RenderTemplate2024'], name: 'Passport card', mediaType: 'text/html', url: template.storageUrl ?? expect.any(String), digestMultibase: template.digestMultibase ?? expect.any(String) },
+    ]);
+    const issued = await alice.post('/console/issue', { ...choices(), product: product.id, renderTemplateId: template.id });
+    expect(issued.status).toBe(201);
+    expect(issued.html).toContain('Cell &amp;lt;b&amp;gt;B2');
+    // Another tenant's template id in the form is a 404 naming the field.
+    const bob = await signInToConsole(rig.t.url, 'bob');
+    const bobData = await consoleMasterData(bob, rig.t.url, { organisation: 'Bob Co' });
+    const foreign = await bob.post('/console/issue/preview', { dataModelId: DPP_070, organisation: bobData.organisation.id, facility: bobData.facility.id, product: bobData.product.id, countryOfProduction: 'AU', issuerDid: bobData.did.id, renderTemplateId: template.id });
+    expect(foreign.status).toBe(404);
   });
 });
