@@ -26,6 +26,7 @@ import { credentialBatchesApp } from './credential-batches/index.ts';
 import { credentialVerificationApp } from './credential-verification/index.ts';
 import { credentialsApp } from './credentials/index.ts';
 import { libraryApp } from './library/index.ts';
+import { consoleApp } from './console/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -69,6 +70,7 @@ export const buildApp = (provideServices: ServicesProvider) => {
   app.route('/auth', authApp);
   for (const [path, group] of sharedPrefixGroups) app.route(`${API_PREFIX}${path}`, group);
   app.route('/verify', verifyPageApp);
+  app.route('/console', consoleApp);
   for (const [path, group] of Object.entries(apiGroups)) app.route(`${API_PREFIX}${path}`, group);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', securitySchemes.bearerAuth);

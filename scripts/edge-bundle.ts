@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 /**
  * The AWS SDK's browser XML parser needs `DOMParser`, which edge runtimes lack: its own JavaScript
@@ -171,7 +172,7 @@ export const unusedOnEdge: Plugin = {
  * runtime cannot: in the bundle each is replaced by its values as loaded now, in Node, at bundle time
  * (Maps as Maps, the rest as JSON). So whatever the module reads, the bundle serves the same.
  */
-const LOADED_AT_BUNDLE_TIME = [join('functions', 'verify-page', 'page-assets.ts')];
+const LOADED_AT_BUNDLE_TIME = [join('functions', 'verify-page', 'page-assets.ts'), join('functions', 'console', 'asset-sources.ts')];
 
 export const filesInlinedAtBundleTime: Plugin = {
   name: 'files-inlined-at-bundle-time',
@@ -206,6 +207,19 @@ export const sanitiserInline: Plugin = {
       resolveDir: dirname(args.path),
       loader: 'ts',
     }));
+  },
+};
+
+/**
+ * qrcode's main file pulls in its PNG and file renderers (Node's fs and zlib); its browser build, which its
+ * package maps for browsers, has the same `create` (core/qr draws the SVG and PNG itself) without them.
+ */
+export const qrcodeBrowserBuild: Plugin = {
+  name: 'qrcode-browser-build',
+  setup(builder) {
+    builder.onResolve({ filter: /^qrcode$/ }, (args) =>
+      args.namespace === 'file' ? { path: join(dirname(createRequire(args.importer).resolve('qrcode')), 'browser.js') } : undefined,
+    );
   },
 };
 
@@ -249,7 +263,7 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     plugins:
       platform === 'browser'
         ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
-        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, filesInlinedAtBundleTime, sanitiserInline],
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, filesInlinedAtBundleTime, sanitiserInline, qrcodeBrowserBuild],
     metafile: true,
     logLevel: 'error',
   });

@@ -105,6 +105,7 @@ ${webLines.map((line) => `  ${line}\n`).join('')}  API            ${APP_URL}/api
                  files in ${relative(process.cwd(), join(DATA_DIR, 'storage'))}; buckets public-data, private-data; docs /api-docs
   VC service     http://localhost:${VC_PORT} (VCkit routes: /v2/credentials/issue, /agent/<method>)   Bearer ${VC_API_KEY}
                  keys and status lists in the vc_service schema; did:web documents at /.well-known/did.json
+  Console        ${APP_URL}/console   (issue credentials in the browser; sign in with any login name and password)
   Browser login  ${APP_URL}/auth/login   (local IDP: any login name, any password)
   Local IDP      ${idp.issuer}
   PostgreSQL     ${env.RI_DATABASE_URL ? '(RI_DATABASE_URL)' : `embedded on 127.0.0.1:${PG_PORT}, data in ${relative(process.cwd(), dataDir)}`}

@@ -70,7 +70,7 @@ export const forbiddenImports = (files: SourceFile[]): string[] =>
 const sourceFiles = async (folder: string): Promise<SourceFile[]> => {
   const entries = await readdir(join(ROOT, folder), { recursive: true, withFileTypes: true });
   const paths = entries
-    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !join(e.parentPath, e.name).includes('node_modules'))
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !join(e.parentPath, e.name).includes('node_modules'))
     .map((e) => relative(ROOT, join(e.parentPath, e.name)).split('\\').join('/'));
   return Promise.all(paths.map(async (path) => ({ path, text: await readFile(join(ROOT, path), 'utf8') })));
 };

@@ -53,7 +53,11 @@ export interface EdgeMount extends MountOptions {
  * with Hyperdrive that client connects to the pool's local endpoint, not to the database itself.
  * Migrations are not run here: the Node web or worker process owns them (`SKIP_MIGRATIONS` spirit).
  */
-export const edgeFunction = (group: Hono<AppEnv>, mount: EdgeMount): EdgeFunction => {
+/** A group app: an API group (OpenAPIHono) or a page group whose variables extend the platform's (the console). */
+// biome-ignore lint: a page group's own variables extend AppEnv's; Hono's generics cannot say "at least AppEnv".
+type GroupApp = Hono<AppEnv> | Hono<any>;
+
+export const edgeFunction = (group: GroupApp, mount: EdgeMount): EdgeFunction => {
   let isolate: { env: EnvSource; shared: Omit<Services, 'db'>; databaseUrl: string } | undefined;
 
   const perRequestServices: ServicesProvider = async (c, next) => {

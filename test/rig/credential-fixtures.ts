@@ -33,10 +33,14 @@ export interface IssuanceRig {
 /**
  * The web app with the real VC service and the real storage service behind the system default VC and
  * storage instances (private URLs allowed: both listen on loopback), and a DID of tenant A to sign with.
- * `vcEnv` is the VC service's extra environment (a foreign issuer's `vcEnv`).
+ * `vcEnv` is the VC service's extra environment (a foreign issuer's `vcEnv`), `storageEnv` the storage service's.
  */
-export const startIssuanceRig = async (env: Record<string, string> = {}, vcEnv: Record<string, string> = {}): Promise<IssuanceRig> => {
-  const storage = await startStorage('local');
+export const startIssuanceRig = async (
+  env: Record<string, string> = {},
+  vcEnv: Record<string, string> = {},
+  storageEnv: Record<string, string> = {},
+): Promise<IssuanceRig> => {
+  const storage = await startStorage('local', storageEnv);
   const t = await startTestApp({ env: { FETCH_ALLOW_PRIVATE_URLS: 'true', ...env } });
   const vc = await useVcServiceAsSystemVc(t, vcEnv);
   await pointStorageInstance(t, SYSTEM_SERVICE_IDS.STORAGE, storage.url);

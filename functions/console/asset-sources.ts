@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The text of the console's static files, read once at start. An edge runtime has no file system: the
+ * edge bundle replaces this module by its exports as literals (scripts/edge-bundle.ts, `filesInlinedAtBundleTime`).
+ */
+export const CONSOLE_CSS = readFileSync(fileURLToPath(new URL('./assets/console.css', import.meta.url)), 'utf8');
+
+/** The console's own script (copy buttons). */
+export const CONSOLE_JS = readFileSync(fileURLToPath(new URL('./assets/console.js', import.meta.url)), 'utf8');
+
+/** htmx, self-hosted from its npm package (no CDN): the minified browser build. */
+export const HTMX_SOURCE = readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'), 'utf8');

@@ -1,0 +1,100 @@
+import type { Context } from 'hono';
+import { listDataModels } from '../../../core/data-models/data-model-repository.ts';
+import { canBuildPayload } from '../../../core/console/payload-from-master-data.ts';
+import type { ConsoleEnv } from '../console-env.ts';
+import { Actions, FormProblem, SelectField, TextField, type FieldErrors } from '../form-controls.tsx';
+import { CsrfField, renderPage } from '../layout.tsx';
+import { loadIssueForm } from './issue-choices.ts';
+
+type IssueForm = Awaited<ReturnType<typeof loadIssueForm>>;
+
+/** Step 1: the data model (type and version). A plain GET form: the choice is the next page's address. */
+export const renderModelChoice = async (c: Context<ConsoleEnv>) => {
+  const { rows } = await listDataModels(c.get('services').db, c.get('principal').tenantId, {}, { limit: 200, offset: 0 });
+  const buildable = rows.filter((m) => canBuildPayload(m.credentialType, m.version));
+  return renderPage(
+    c,
+    'Issue a credential',
+    <form method="get" action="/console/issue">
+      <SelectField
+        name="dataModelId"
+        label="Data model"
+        required
+        hint="The credential type and version. The console builds Digital Product Passports (UNTP 0.7.0) from your master data; other models are issued through the API."
+        choices={buildable.map((m) => ({ value: m.id, label: `${m.name} (${m.credentialType} ${m.version})` }))}
+      />
+      <Actions>
+        <button type="submit">Continue</button>
+      </Actions>
+    </form>,
+  );
+};
+
+const labelOf = (row: { name: string; level?: string }) => (row.level ? `${row.name} (${row.level.toLowerCase()})` : row.name);
+
+/** Step 2: the entities through the pickers form-config describes, the signing DID, template and storage. */
+export const IssueFormBody = (props: { form: IssueForm; values: Record<string, string>; errors?: FieldErrors; token: string }) => {
+  const { form, values, errors } = props;
+  const defaultDid = form.dids.find((d) => d.isDefault) ?? form.dids[0];
+  const defaultTemplate = form.templates.find((t) => t.isDefault);
+  return (
+    <form method="post" action="/console/issue/preview">
+      <CsrfField token={props.token} />
+      <input type="hidden" name="dataModelId" value={form.model.id} />
+      <p>
+        Data model: <strong>{form.model.name}</strong> ({form.model.credentialType} {form.model.version}) · <a href="/console/issue">change</a>
+      </p>
+      <FormProblem errors={errors} />
+      <fieldset>
+        <legend>What the credential is about</legend>
+        {form.pickers.map(({ section, rows }) => (
+          <SelectField
+            name={section.key}
+            label={section.label}
+            required={section.required}
+            errors={errors}
+            value={values[section.key]}
+            empty={rows.length === 0 ? `No ${section.label.toLowerCase()} yet: create one first` : `Choose a ${section.label.toLowerCase()}`}
+            choices={rows.map((row) => ({ value: row.id, label: labelOf(row as { name: string; level?: string }) }))}
+          />
+        ))}
+        <TextField name="countryOfProduction" label="Country of production" required errors={errors} value={values.countryOfProduction} maxlength={2} hint="Two-letter ISO 3166 code, e.g. AU" />
+      </fieldset>
+      <fieldset>
+        <legend>How it is issued</legend>
+        <SelectField
+          name="issuerDid"
+          label="Signing DID"
+          required
+          errors={errors}
+          value={values.issuerDid ?? defaultDid?.id}
+          choices={form.dids.map((d) => ({ value: d.id, label: `${d.name ?? d.alias ?? d.did} — ${d.did}` }))}
+        />
+        <SelectField
+          name="renderTemplateId"
+          label="Render template"
+          errors={errors}
+          value={values.renderTemplateId ?? defaultTemplate?.id}
+          empty="No render method"
+          choices={form.templates.map((t) => ({ value: t.id, label: t.isDefault ? `${t.name} (default)` : t.name }))}
+        />
+        <div class="field">
+          <label>
+            <input type="checkbox" name="encrypt" value="true" checked={values.encrypt !== 'false' && (values.encrypt === 'true' || !('dataModelId' in values))} /> Encrypt the stored copy
+          </label>
+        </div>
+      </fieldset>
+      <Actions>
+        <button type="submit">Preview what will be signed</button>
+      </Actions>
+    </form>
+  );
+};
+
+export const renderIssueForm = async (c: Context<ConsoleEnv>, dataModelId: string, values: Record<string, string>, errors?: FieldErrors, status: 200 | 400 = 200) => {
+  const form = await loadIssueForm(c.get('services'), c.get('principal').tenantId, dataModelId);
+  if (!form.buildable) {
+    return renderPage(c, 'Issue a credential', <p class="notice warn">The console builds Digital Product Passports (UNTP 0.7.0) so far: issue {form.model.name} through the API.</p>, 400);
+  }
+  return renderPage(c, 'Issue a credential', <IssueFormBody form={form} values={values} errors={errors} token={c.get('csrfToken')} />, status);
+};

@@ -1,0 +1,254 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { issueBatchConsumer } from '../../consumers/jobs/issue-batch.ts';
+import { startIssuanceRig, systemServicesEnv, type IssuanceRig } from '../rig/credential-fixtures.ts';
+import { startTestWorker } from '../rig/jobs.ts';
+import { signInToConsole, type ConsoleUser } from '../rig/console-user.ts';
+import { launchBrowser, newContext, XSS_MARKER } from './browser-rig.ts';
+import { FIELD_PAYLOADS } from './xss-corpus.ts';
+
+/** Screenshots of every console page (git-ignored), at desktop width and at 390 px. */
+const SHOTS = join(import.meta.dirname, '..', 'artifacts', 'console');
+const DESKTOP = { width: 1200, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+let rig: IssuanceRig;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let alice: ConsoleUser;
+let setupFailure: unknown;
+const scriptHits: string[] = [];
+
+beforeAll(async () => {
+  const [launched, started] = await Promise.allSettled([
+    launchBrowser(),
+    startIssuanceRig({
+      CREDENTIAL_STATUS_MUTATION_ENABLED: 'true',
+      VERIFY_RATE_LIMIT_PER_MINUTE: '10000',
+    }),
+  ]);
+  if (launched.status === 'fulfilled') browser = launched.value;
+  if (started.status === 'fulfilled') rig = started.value;
+  setupFailure = [launched, started].find((o) => o.status === 'rejected')?.reason;
+  if (setupFailure) return;
+  // Signed in through /auth/login as a person would; the browser gets the same session cookie.
+  alice = await signInToConsole(rig.t.url, 'alice');
+  context = await newContext(browser, DESKTOP);
+  const { hostname } = new URL(rig.t.url);
+  await context.addCookies([{ name: 'css_session', value: alice.browser.cookie(new URL(rig.t.url).origin, 'css_session')!, domain: hostname, path: '/', httpOnly: true, sameSite: 'Lax' }]);
+  page = await context.newPage();
+  page.on('dialog', (dialog) => {
+    scriptHits.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => {
+    if (message.text().startsWith(XSS_MARKER)) scriptHits.push(`console: ${message.text()}`);
+  });
+  await mkdir(SHOTS, { recursive: true });
+}, 90_000);
+beforeEach(() => {
+  if (setupFailure) throw setupFailure;
+});
+afterAll(async () => {
+  await browser?.close();
+  await rig?.close();
+});
+
+/**
+ * Every page a flow reaches: no axe-core violation (WCAG 2.1 AA rules) at desktop width and at 390 px, no
+ * horizontal scrolling of the page at 390 px, and a screenshot at each width.
+ */
+const checkPage = async (name: string) => {
+  for (const [label, viewport] of [['desktop', DESKTOP], ['390', PHONE]] as const) {
+    await page.setViewportSize(viewport);
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(violations.map((v) => `${name} @${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name} @${label} scrolls sideways`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+};
+
+const go = async (path: string) => {
+  await page.goto(`${rig.t.url}${path}`);
+};
+
+describe('the console in a real browser', () => {
+  it('sends a visit without a session through sign-in and back to the page', async () => {
+    const fresh = await newContext(browser, DESKTOP);
+    try {
+      const other = await fresh.newPage();
+      await other.goto(`${rig.t.url}/console/products`);
+      // The local IDP's login form, then back to the page asked for.
+      await other.locator('input[name="login"]').fill('erin');
+      await other.locator('input[name="password"]').fill('any');
+      await other.locator('button[type="submit"], input[type="submit"]').first().click();
+      await other.waitForURL(/\/console\/products$/);
+      await expect(other.locator('h1').innerText()).resolves.toBe('Products');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('walks the issue flow: master data through the forms, pickers, preview, issue, verify, revoke', { timeout: 240_000 }, async () => {
+    await go('/console');
+    await expect(page.locator('h1').innerText()).resolves.toBe('Dashboard');
+    await checkPage('dashboard');
+
+    await go('/console/registrars/new');
+    await page.getByLabel('Name', { exact: true }).fill('GS1');
+    await page.getByLabel('Namespace').fill('gs1');
+    await page.getByLabel('Web address').fill('https://id.gs1.example');
+    await page.getByRole('button', { name: 'Create registrar' }).click();
+    await page.waitForURL(/saved=1$/);
+    await go('/console/schemes/new');
+    await page.getByLabel('Registrar').selectOption({ label: 'GS1' });
+    await page.getByLabel('Name', { exact: true }).fill('Global Trade Item Number (GTIN)');
+    await page.getByLabel('Primary key').fill('01');
+    await page.getByLabel('Validation pattern').fill('^\\d{14}$');
+    await page.getByLabel('Link template').fill('/{primaryKey}/{value}');
+    await checkPage('scheme-new');
+    await page.getByRole('button', { name: 'Create identifier scheme' }).click();
+    await page.waitForURL(/saved=1$/);
+    await go('/console/dids');
+    await page.getByLabel('Type').selectOption('MANAGED');
+    await page.getByLabel('Alias').fill('acme-signing');
+    await page.getByLabel('Name (optional)').fill('Acme signing key');
+    await checkPage('dids');
+    await page.getByRole('button', { name: 'Create DID' }).click();
+    await page.waitForURL(/\/console\/dids\/[^/]+$/);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.locator('#did-checks').waitFor();
+    await checkPage('did-verified');
+
+    await go('/console/identifiers/new');
+    await checkPage('identifier-new');
+    await page.getByLabel('Identifier scheme').selectOption({ label: 'Global Trade Item Number (GTIN) (01)' });
+    await page.getByLabel('Value').fill('09520123456788');
+    await page.getByRole('button', { name: 'Create identifier' }).click();
+    await page.waitForURL(/\/console\/identifiers\?saved=1$/);
+    await checkPage('identifiers');
+
+    await go('/console/organisations/new');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await expect(page.locator('#name-error').innerText()).resolves.not.toBe('');
+    await checkPage('organisation-refused');
+    await page.getByLabel('Name', { exact: true }).fill('Acme Batteries Pty Ltd');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page.waitForURL(/\/console\/organisations\?saved=1$/);
+    await checkPage('organisations');
+
+    await go('/console/facilities/new');
+    await page.getByLabel('Name', { exact: true }).fill('Acme Plant 7');
+    await page.getByLabel('Operating organisation').selectOption({ label: 'Acme Batteries Pty Ltd' });
+    await page.getByRole('button', { name: 'Create facility' }).click();
+    await page.waitForURL(/saved=1$/);
+
+    await go('/console/products/new');
+    await page.getByLabel('Name', { exact: true }).fill('Cell A1');
+    await page.getByLabel('Level').selectOption('MODEL');
+    await page.getByLabel('Produced by').selectOption({ label: 'Acme Batteries Pty Ltd' });
+    await page.getByLabel('Manufacturing facility').selectOption({ label: 'Acme Plant 7' });
+    await page.getByLabel('Primary identifier').selectOption({ label: '09520123456788' });
+    await checkPage('product-new');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.waitForURL(/saved=1$/);
+    await checkPage('products');
+
+    await page.getByRole('link', { name: 'Issue', exact: true }).click();
+    await checkPage('issue-model');
+    await page.getByLabel('Data model').selectOption('ca3frzta22f7lblxntvw6ukuh');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Organisation', { exact: true }).selectOption({ label: 'Acme Batteries Pty Ltd' });
+    await page.getByLabel('Facility', { exact: true }).selectOption({ label: 'Acme Plant 7' });
+    await page.getByLabel('Product', { exact: true }).selectOption({ label: 'Cell A1 (model)' });
+    await page.getByLabel('Country of production').fill('AU');
+    await checkPage('issue-pickers');
+    await page.getByRole('button', { name: 'Preview what will be signed' }).click();
+    await page.getByText('Show the JSON that will be signed').click();
+    await expect(page.locator('#payload-json').innerText()).resolves.toContain('https://id.gs1.example/01/09520123456788');
+    await checkPage('issue-preview');
+    await page.getByRole('button', { name: 'Issue the credential' }).click();
+    await expect(page.locator('h1').innerText()).resolves.toBe('Credential issued');
+    await expect(page.locator('.qr svg').count()).resolves.toBe(1);
+    await checkPage('issue-result');
+
+    const key = (await page.locator('#decryption-key').innerText()).trim();
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    const credentialPage = await page.getByRole('link', { name: 'Its page' }).getAttribute('href');
+    await page.locator('#verify-link').click();
+    await page.waitForURL(/\/verify\?/);
+    await page.getByLabel('Decryption key').fill(key);
+    await page.locator('#key-form button[type="submit"]').click();
+    await page.locator('#result').waitFor();
+    await expect(page.locator('#result-title').innerText()).resolves.toBe('Verified');
+    await page.screenshot({ path: join(SHOTS, 'verify-issued-desktop.png'), fullPage: true });
+
+    await go(credentialPage!);
+    await checkPage('credential');
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await expect(page.locator('#credential-status').innerText()).resolves.toBe('Revoked');
+    await page.locator('#verify-link').click();
+    await page.getByLabel('Decryption key').fill(key);
+    await page.locator('#key-form button[type="submit"]').click();
+    await page.locator('#result').waitFor();
+    await expect(page.locator('#result-title').innerText()).resolves.toBe('Not verified');
+    await expect(page.locator('#result-reason').innerText()).resolves.toContain('revoked');
+    await page.screenshot({ path: join(SHOTS, 'verify-revoked-desktop.png'), fullPage: true });
+
+    await go('/console/credentials');
+    await checkPage('credentials');
+
+    // A 50-row CSV batch from the downloaded template, its progress updating live (htmx under the nonce CSP).
+    await go('/console/batches/new');
+    await checkPage('batch-new');
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download the column template' }).click();
+    const template = await (await download).createReadStream().then(async (stream) => {
+      let text = '';
+      for await (const chunk of stream) text += chunk;
+      return text;
+    });
+    const [header, first] = template.trim().split(/\r?\n/);
+    const row = first!.replace(/,$/, ',AU');
+    const csv = [header, ...Array.from({ length: 50 }, (_, i) => row.replace(/^row-1,/, `row-${i + 1},`))].join('\n');
+    await page.getByLabel('File').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Submit the batch' }).click();
+    await page.waitForURL(/\/console\/batches\/[^/]+$/);
+    await expect(page.locator('#batch-state').innerText()).resolves.toBe('QUEUED');
+    await checkPage('batch-queued');
+    const worker = await startTestWorker(rig.t.databaseUrl, [issueBatchConsumer], undefined, systemServicesEnv(rig));
+    try {
+      await page.locator('#batch-state', { hasText: 'COMPLETED' }).waitFor({ timeout: 90_000 });
+    } finally {
+      await worker.stop();
+    }
+    await expect(page.locator('#batch-bar').getAttribute('value')).resolves.toBe('50');
+    await checkPage('batch-completed');
+  });
+
+  it('shows every value typed into a form as text: no payload of the XSS corpus runs', { timeout: 60_000 }, async () => {
+    for (const payload of FIELD_PAYLOADS) {
+      await go('/console/organisations/new');
+      await page.getByLabel('Name', { exact: true }).fill(payload);
+      await page.getByLabel('Description').fill(payload);
+      await page.getByRole('button', { name: 'Create organisation' }).click();
+      await page.waitForURL(/saved=1$/);
+    }
+    await go('/console/organisations');
+    for (const payload of FIELD_PAYLOADS) await expect(page.getByRole('link', { name: payload, exact: true }).count()).resolves.toBe(1);
+    await page.getByRole('link', { name: FIELD_PAYLOADS[1]!, exact: true }).click();
+    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(FIELD_PAYLOADS[1]);
+    // Refused input comes back as text too.
+    await go('/console/products/new');
+    await page.getByLabel('Name', { exact: true }).fill(FIELD_PAYLOADS[0]!);
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(FIELD_PAYLOADS[0]);
+    expect(scriptHits).toEqual([]);
+  });
+});
