@@ -108,6 +108,7 @@ export const issueCredential = async (
     throw markDispatched(adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'store the credential' }));
   }
 
+  const keyInLink = request.publishing?.humanLinkIncludesKey === true && stored.decryptionKey !== undefined;
   let credentialId: string;
   try {
     const { details, problems } = extractCredentialDetails(signed.decoded);
@@ -133,6 +134,7 @@ export const issueCredential = async (
         digestMultibase: stored.digestMultibase,
         encrypted,
         wrappedDecryptionKey,
+        humanLinkIncludesKey: keyInLink,
         statusEntries: signed.statusEntries,
       });
       if (options.idempotencyClaimId) await attachClaimRecord(tx, options.idempotencyClaimId, id);
@@ -155,7 +157,7 @@ export const issueCredential = async (
       options: request.publishing,
       entities,
       dataModelName: dataModel.name,
-      stored: { uri: stored.uri, digestMultibase: stored.digestMultibase, encrypted },
+      stored: { uri: stored.uri, digestMultibase: stored.digestMultibase, encrypted, ...(keyInLink ? { decryptionKey: stored.decryptionKey } : {}) },
       appUrl: deps.appUrl,
     });
     warnings.push(...published.warnings);
