@@ -15,6 +15,7 @@ import type { TemplateDeps } from './template-storage.ts';
 export const systemTemplateHtml = (credentialType: string, version: string): string => {
   const view = systemView(credentialType, version);
   return `${SYSTEM_TEMPLATE_STYLE}
+<main>
 <article class="untp-card" aria-labelledby="untp-card-title" lang="en">
   <header>
     <p class="untp-kind">${view.title} · UNTP ${version}</p>
@@ -23,7 +24,8 @@ export const systemTemplateHtml = (credentialType: string, version: string): str
   </header>
   ${view.body}
   <footer class="untp-muted"><p>Credential {{id}}</p></footer>
-</article>`;
+</article>
+</main>`;
 };
 
 /**
