@@ -9,7 +9,7 @@ import { renderTemplate } from './template-engine.js';
 const TEMPLATE_TYPES = ['RenderTemplate2024', 'WebRenderingTemplate2022'];
 
 /** The frame's own policy, on top of the page's (which a srcdoc frame inherits and which names the allowed hosts). */
-export const FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline' https:; img-src data: https:; font-src data: https:; base-uri 'none'; form-action 'none'";
+export const FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline' http: https:; img-src data: http: https:; font-src data: http: https:; base-uri 'none'; form-action 'none'";
 
 const SANITISE = {
   FORCE_BODY: true,
