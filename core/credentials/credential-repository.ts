@@ -36,6 +36,8 @@ export interface NewIssuedCredential {
   digestMultibase: string;
   encrypted: boolean;
   wrappedDecryptionKey: string | null;
+  /** The human link carries the decryption key (publishingOptions.humanLinkIncludesKey, encrypted copies only). */
+  humanLinkIncludesKey?: boolean;
   statusEntries: StatusEntry[];
 }
 
@@ -74,6 +76,7 @@ export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCred
     digestMultibase: input.digestMultibase,
     encrypted: input.encrypted,
     wrappedDecryptionKey: input.wrappedDecryptionKey,
+    humanLinkIncludesKey: input.humanLinkIncludesKey ?? false,
     statusCapture: input.statusEntries.length ? 'CAPTURED' : 'NONE',
     statusCapturedAt: input.statusEntries.length ? now : null,
   });

@@ -45,6 +45,9 @@ const PublishingOptionsSchema = z.object(
     qualifierPath: limited('name').optional(),
     machineVerificationUrl: verificationUrl().optional(),
     humanVerificationUrl: verificationUrl().optional().describe('Default: RI_APP_URL + /verify'),
+    humanLinkIncludesKey: flag().optional().describe(
+      'Default false. true: the human link (verifyUrl, its QR code, the published IDR link) carries the decryption key in UNTP\'s QR-link form, so whoever holds the link or the product can read the credential without asking for a key',
+    ),
     hreflang: z.array(limited('name').refine(isLanguageTag, 'must be a well-formed BCP 47 language tag'), { error: expected('an array of language tags') }).optional(),
     additionalRels: z.array(nonBlank(), { error: expected('an array of strings') }).optional(),
     public: flag().optional(),

@@ -146,6 +146,7 @@ export const issueCredential = async (
     throw markDispatched(failure);
   }
 
+  const keyInLink = request.publishing?.humanLinkIncludesKey === true && stored.decryptionKey !== undefined;
   let credentialId: string;
   try {
     const { details, problems } = extractCredentialDetails(signed.decoded);
@@ -171,6 +172,7 @@ export const issueCredential = async (
         digestMultibase: stored.digestMultibase,
         encrypted,
         wrappedDecryptionKey,
+        humanLinkIncludesKey: keyInLink,
         statusEntries: signed.statusEntries,
       });
       if (options.idempotencyClaimId) await attachClaimRecord(tx, options.idempotencyClaimId, id);
@@ -194,7 +196,7 @@ export const issueCredential = async (
       entities,
       dataModelName: dataModel.name,
       coreCredentialType: coreTypeOf(dataModel.core.credentialType),
-      stored: { uri: stored.uri, digestMultibase: stored.digestMultibase, encrypted },
+      stored: { uri: stored.uri, digestMultibase: stored.digestMultibase, encrypted, ...(keyInLink ? { decryptionKey: stored.decryptionKey } : {}) },
       appUrl: deps.appUrl,
     });
     warnings.push(...published.warnings);

@@ -1,4 +1,6 @@
+import { bytesToHex } from '../crypto/encoding.ts';
 import { ApiError } from '../errors.ts';
+import { sha256OfMultibase } from '../verification/digest.ts';
 import { adapterFor, resolveIdrInstance } from '../identifier-links/idr-instance.ts';
 import type { LinkInput } from '../identifier-links/link-fields.ts';
 import { loadIdentifier, type LinkDeps } from '../identifier-links/link-repository.ts';
@@ -15,6 +17,8 @@ export interface StoredCopy {
   uri: string;
   digestMultibase: string;
   encrypted: boolean;
+  /** Only when the issuance chose a human link that carries the key (publishingOptions.humanLinkIncludesKey). */
+  decryptionKey?: string;
 }
 
 /** `RI_APP_URL` without query, fragment or trailing slashes, plus `/verify`. */
@@ -24,14 +28,19 @@ export const defaultVerifyPage = (appUrl: string) => {
 };
 
 /**
- * The human verification link: the verify page with the credential's location and digest in `q`
- * (the verify page's legacy parameter). The decryption key is never part of it: whoever holds the
- * link must get the key another way.
+ * The human verification link: the verify page with the credential's location and digest in `q`.
+ * By default the decryption key is not part of it (whoever holds the link must get the key another way).
+ * When the issuance chose a key-carrying link, it is UNTP's QR-link form `{"payload":{"uri","key","hash"}}`
+ * (`hash`: the SHA-256 in hexadecimal), which the page reads and then takes out of its address bar.
  */
 export const humanVerificationHref = (base: string, stored: StoredCopy) => {
   const url = new URL(base);
   for (const name of RESERVED_VERIFY_PARAMS) url.searchParams.delete(name);
-  url.searchParams.set('q', JSON.stringify({ payload: { uri: stored.uri, digestMultibase: stored.digestMultibase } }));
+  const sha256 = stored.decryptionKey ? sha256OfMultibase(stored.digestMultibase) : undefined;
+  const payload = stored.decryptionKey
+    ? { uri: stored.uri, key: stored.decryptionKey, ...(sha256 ? { hash: bytesToHex(sha256) } : { digestMultibase: stored.digestMultibase }) }
+    : { uri: stored.uri, digestMultibase: stored.digestMultibase };
+  url.searchParams.set('q', JSON.stringify({ payload }));
   return url.href;
 };
 

@@ -35,6 +35,7 @@ describe('system render templates', () => {
     expect(dpp).toMatchObject({ name: 'Digital Product Passport v0.7.0 Default Template', isDefault: true, renderMethodType: 'RenderTemplate2024', mediaType: 'text/html' });
     const html = await (await fetch(dpp.storageUrl)).text();
     expect(html).toContain('{{credentialSubject.name}}');
+    expect(html).toContain('{{#each claimedPerformance}}');
     expect(html).toContain('aria-labelledby="untp-card-title"');
     const seen = await t.call('GET', `/api/v1/render-templates/${dpp.id}`, { token });
     expect(seen.body).toMatchObject({ isSystemDefault: true, isDefault: true });

@@ -4,44 +4,28 @@ import { renderTemplates, serviceInstances } from '../../db/schema/index.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { SYSTEM_SERVICE_IDS } from '../settings/system-services.ts';
 import { sanitizeTemplate } from './sanitize.ts';
+import { SYSTEM_TEMPLATE_STYLE, systemView } from './system-template-views.ts';
 import { storageAdapterFor } from '../service-instances/storage-instance.ts';
 import type { TemplateDeps } from './template-storage.ts';
 
-/** What each core credential shows first: a title and the fields of its subject that matter most. */
-const VIEWS: Record<string, { title: string; fields: [string, string][] }> = {
-  DigitalProductPassport: { title: 'Digital Product Passport', fields: [['Product', 'credentialSubject.name'], ['Identifier', 'credentialSubject.id'], ['Produced by', 'credentialSubject.producedByParty.name']] },
-  DigitalConformityCredential: { title: 'Conformity Credential', fields: [['Assessment', 'credentialSubject.name'], ['Scheme', 'credentialSubject.conformityScheme.name'], ['Assessor', 'issuer.name']] },
-  DigitalFacilityRecord: { title: 'Facility Record', fields: [['Facility', 'credentialSubject.name'], ['Identifier', 'credentialSubject.id'], ['Operated by', 'credentialSubject.operatedByParty.name']] },
-  DigitalIdentityAnchor: { title: 'Identity Anchor', fields: [['Registered party', 'credentialSubject.name'], ['Registered id', 'credentialSubject.registeredId'], ['Register', 'credentialSubject.registerType']] },
-  DigitalTraceabilityEvent: { title: 'Traceability Event', fields: [['Event', 'credentialSubject.name'], ['Event id', 'credentialSubject.id'], ['Time', 'credentialSubject.eventDate']] },
-  ConformityScheme: { title: 'Conformity Scheme', fields: [['Scheme', 'credentialSubject.name'], ['Owner', 'credentialSubject.owner.name'], ['Scheme id', 'credentialSubject.id']] },
-};
-
-/** A clean, accessible card (landmarks, headings, a definition list, print-friendly CSS) with placeholders. */
+/**
+ * A clean, accessible card for a core credential type (landmarks, headings, definition lists, readable from
+ * 320 px up, print-friendly), in the Handlebars-style syntax the verify page and the console render.
+ */
 export const systemTemplateHtml = (credentialType: string, version: string): string => {
-  const view = VIEWS[credentialType] ?? { title: credentialType, fields: [['Subject', 'credentialSubject.name']] };
-  const rows = view.fields.map(([label, path]) => `      <dt>${label}</dt><dd>{{${path}}}</dd>`).join('\n');
-  return `<style>
-  .untp-card { font-family: system-ui, sans-serif; max-width: 40rem; margin: 1rem auto; padding: 1.5rem; border: 1px solid #c8ced6; border-radius: 0.75rem; color: #1b1f24; background: #fff; }
-  .untp-card h1 { font-size: 1.4rem; margin: 0 0 0.25rem; }
-  .untp-card .untp-meta { color: #4a5561; margin: 0 0 1rem; font-size: 0.9rem; }
-  .untp-card dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.5rem 1rem; margin: 0; }
-  .untp-card dt { font-weight: 600; }
-  .untp-card dd { margin: 0; overflow-wrap: anywhere; }
-  @media print { .untp-card { border: none; } }
-</style>
+  const view = systemView(credentialType, version);
+  return `${SYSTEM_TEMPLATE_STYLE}
+<main>
 <article class="untp-card" aria-labelledby="untp-card-title" lang="en">
   <header>
-    <h1 id="untp-card-title">${view.title}</h1>
-    <p class="untp-meta">UNTP ${version} · issued by {{issuer.name}} · valid from {{validFrom}}</p>
+    <p class="untp-kind">${view.title} · UNTP ${version}</p>
+    <h1 id="untp-card-title">{{${view.name}}}</h1>
+    <p class="untp-meta">Issued by {{#if issuer.name}}{{issuer.name}}{{else}}{{issuer.id}}{{/if}}{{#if validFrom}} · valid from {{validFrom}}{{/if}}{{#if validUntil}} until {{validUntil}}{{/if}}</p>
   </header>
-  <section aria-label="Summary">
-    <dl>
-${rows}
-    </dl>
-  </section>
-  <footer class="untp-meta"><p>Credential {{id}}</p></footer>
-</article>`;
+  ${view.body}
+  <footer class="untp-muted"><p>Credential {{id}}</p></footer>
+</article>
+</main>`;
 };
 
 /**

@@ -65,15 +65,18 @@ const tokenize = (template) => {
     }
     if (template.startsWith('{{{', open) || template.startsWith('{{~{', open)) {
       end = template.indexOf('}}}', open);
-      if (end === -1) throw new TemplateError('a {{{ tag is not closed');
       raw = true;
       body = template.slice(open + 2, end + 1);
       at = end + 3;
     } else {
       end = template.indexOf('}}', open + 2);
-      if (end === -1) throw new TemplateError('a {{ tag is not closed');
       body = template.slice(open + 2, end);
       at = end + 2;
+    }
+    if (end === -1) {
+      // A {{ never closed is text, as it reads (a stray brace in a template is not worth losing the card for).
+      tokens.push({ kind: 'text', value: template.slice(open) });
+      break;
     }
     let trimBefore = false;
     let trimAfter = false;

@@ -70,10 +70,10 @@ describe('renderTemplate', () => {
     expect(renderTemplate('[{{constructor}}][{{__proto__}}][{{a.constructor.name}}][{{toString}}][{{a.length}}]', { a: 'abc' })).toBe('[][][][][3]');
   });
 
-  it('refuses malformed templates with a TemplateError', () => {
+  it('refuses malformed blocks with a TemplateError, and keeps a tag never closed as text', () => {
     expect(() => renderTemplate('{{#each a}}x', {})).toThrow(TemplateError);
     expect(() => renderTemplate('{{#if a}}x{{/each}}', {})).toThrow(/does not close/);
-    expect(() => renderTemplate('{{a', {})).toThrow(/not closed/);
+    expect(renderTemplate('{{a}}}}<b>{{', { a: 1 })).toBe('1}}<b>{{');
     expect(() => renderTemplate('{{else}}', {})).toThrow(TemplateError);
   });
 

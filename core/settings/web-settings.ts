@@ -5,6 +5,7 @@ import { readDocumentSettings, type DocumentSettings } from './document-settings
 import { readLibrarySettings, type LibrarySettings } from './library-settings.ts';
 import { readStatusOperationSettings, type StatusOperationSettings } from './credential-status-settings.ts';
 import { readIdempotencyStaleClaimMinutes, readIssuanceSettings, type IssuanceSettings } from './issuance-settings.ts';
+import { readVerifyPageSettings, type VerifyPageSettings } from './verify-page-settings.ts';
 import { readEnum, readExactTrue, readHttpUrl, readInteger, readText, type EnvSource } from './env-readers.ts';
 
 export type TenantMode = 'open' | 'closed';
@@ -45,6 +46,8 @@ export interface WebSettings {
   idempotencyStaleClaimMinutes: number;
   auth: AuthSettings;
   verifyBounds: VerifyBounds;
+  /** The /verify page: which hosts credential templates may load from. */
+  verifyPage: VerifyPageSettings;
   batches: BatchSubmissionSettings;
 }
 
@@ -73,6 +76,7 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
       ratePerMinute: readInteger(env, 'VERIFY_RATE_LIMIT_PER_MINUTE', 60, { min: 1, max: 1_000_000 }),
       maxConcurrency: readInteger(env, 'VERIFY_MAX_CONCURRENCY', 16, { min: 1, max: 10_000 }),
     },
+    verifyPage: readVerifyPageSettings(env),
     library: readLibrarySettings(env),
     auth: {
       issuer: readHttpUrl(env, 'AUTH_OIDC_ISSUER'),

@@ -88,6 +88,8 @@ export const credentials = pgTable(
     statusCapturedAt: instant('status_captured_at'),
     isPublished: boolean('is_published').notNull().default(false),
     resolverUri: text('resolver_uri'),
+    /** publishingOptions.humanLinkIncludesKey: the human link (verifyUrl, QR code, IDR) carries the decryption key. */
+    humanLinkIncludesKey: boolean('human_link_includes_key').notNull().default(false),
     ...timestamps,
   },
   (t) => [

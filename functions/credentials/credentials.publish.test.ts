@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256OfMultibase } from '../../core/verification/digest.ts';
 import { namespaceRegistration } from '../../core/identifier-links/system-namespaces.ts';
 import { startIdrDouble, type IdrDouble } from '../../test/doubles/idr-double.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from '../../test/rig/credential-fixtures.ts';
@@ -158,5 +161,67 @@ describe('publishing to the IDR after issuance', () => {
     const res = await issue(issueBody('DigitalProductPassport', '0.7.0', dpp(), { publishingOptions: { publish: true, identifierSchemeId: 'cnotascheme00000000000000' } }));
     expect(res.status).toBe(201);
     expect(res.body.warnings).toEqual([expect.objectContaining({ code: 'PUBLISH_IDENTIFIER_UNKNOWN' })]);
+  });
+});
+
+const qrText = async (id: string, query: string) => {
+  const res = await fetch(`${rig.t.url}/api/v1/credentials/${id}/qr?format=png&size=600&${query}`, { headers: { authorization: `Bearer ${rig.token}` } });
+  if (res.status !== 200) return { status: res.status, body: await res.json() };
+  expect(res.headers.get('content-type')).toBe('image/png');
+  expect(res.headers.get('cache-control')).toBe('private, no-store');
+  const png = PNG.sync.read(Buffer.from(await res.arrayBuffer()));
+  return { status: 200, text: jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data };
+};
+const payloadOf = (href: string) => JSON.parse(new URL(href).searchParams.get('q')!).payload as Record<string, string>;
+
+describe('human links that carry the key, and QR codes', () => {
+  // Whatever failures an earlier test left armed on the resolver double are disarmed.
+  beforeAll(() => idr.failNext('error', 0));
+
+  it('by default the published human link, verifyUrl and the QR code carry no key', async () => {
+    const res = await issue(issueBody('DigitalProductPassport', '0.7.0', dpp(), { publishingOptions: { publish: true } }));
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.warnings ?? []).toEqual([]);
+    const rec = await record(res.body.credentialId);
+    expect(rec.decryptionKey).toMatch(/^[0-9a-f]{64}$/);
+    const human = linksOf(rec.storageUri).find((l) => l.mimeType === 'text/html')!;
+    expect(payloadOf(String(human.targetUrl))).toEqual({ uri: rec.storageUri, digestMultibase: rec.digestMultibase });
+    expect(rec.verifyUrl).toBe(human.targetUrl);
+    expect(await qrText(rec.id, '')).toEqual({ status: 200, text: rec.verifyUrl });
+    expect(rec.verifyUrl).not.toContain(rec.decryptionKey);
+  });
+
+  it('humanLinkIncludesKey: the human link is UNTP\'s QR-link form {uri, key, hash}, and the QR code carries it', async () => {
+    const res = await issue(issueBody('DigitalProductPassport', '0.7.0', dpp(), { publishingOptions: { publish: true, humanLinkIncludesKey: true } }));
+    expect(res.status, res.text).toBe(201);
+    const rec = await record(res.body.credentialId);
+    const human = linksOf(rec.storageUri).find((l) => l.mimeType === 'text/html')!;
+    const payload = payloadOf(String(human.targetUrl));
+    expect(payload).toEqual({ uri: rec.storageUri, key: rec.decryptionKey, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    // the same SHA-256 as the record's digestMultibase (of the signed credential, which the verifier compares after decrypting)
+    expect(payload.hash).toBe(Buffer.from(sha256OfMultibase(rec.digestMultibase)!).toString('hex'));
+    expect(rec.verifyUrl).toBe(human.targetUrl);
+    expect(await qrText(rec.id, 'errorCorrection=Q')).toEqual({ status: 200, text: rec.verifyUrl });
+  });
+
+  it('target=resolver encodes the resolver URI of a published credential; an unpublished one is a 409', async () => {
+    const published = await record((await issue(issueBody('DigitalProductPassport', '0.7.0', dpp(), { publishingOptions: { publish: true } }))).body.credentialId);
+    expect(published.resolverUri).toMatch(/^http/);
+    expect(await qrText(published.id, 'target=resolver')).toEqual({ status: 200, text: published.resolverUri });
+    const unpublished = (await issue(issueBody('DigitalProductPassport', '0.7.0', dpp()))).body.credentialId;
+    expect(await qrText(unpublished, 'target=resolver')).toEqual({ status: 409, body: { error: expect.stringMatching(/^target: /), code: 'CREDENTIAL_NOT_PUBLISHED' } });
+  });
+
+  it('query parameters out of range are a 400 naming the parameter', async () => {
+    const id = (await issue(issueBody('DigitalProductPassport', '0.7.0', dpp()))).body.credentialId;
+    for (const [query, field] of [['format=gif', 'format'], ['size=10', 'size'], ['size=4096', 'size'], ['size=2e2', 'size'], ['errorCorrection=X', 'errorCorrection'], ['target=idr', 'target']]) {
+      const res = await rig.t.call('GET', `/api/v1/credentials/${id}/qr?${query}`, { token: rig.token });
+      expect(res.status, query).toBe(400);
+      expect(res.body.error, query).toMatch(new RegExp(`^${field}: `));
+    }
+    const svg = await rig.t.call('GET', `/api/v1/credentials/${id}/qr?size=300`, { token: rig.token });
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(svg.text).toMatch(/^<svg [^>]*width="300" height="300"/);
   });
 });

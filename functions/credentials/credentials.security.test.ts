@@ -48,10 +48,12 @@ const context = securitySuite<Fixture>({
     ['POST', '/api/v1/credentials', dpp(f.didOfA)],
     ['GET', '/api/v1/credentials', undefined],
     ['GET', `/api/v1/credentials/${f.credentialId}`, undefined],
+    ['GET', `/api/v1/credentials/${f.credentialId}/qr`, undefined],
     ['DELETE', `/api/v1/credentials/${f.credentialId}`, undefined],
   ],
   foreign: (f) => [
     { method: 'GET', path: (id) => `/api/v1/credentials/${id}`, id: f.credentialId },
+    { method: 'GET', path: (id) => `/api/v1/credentials/${id}/qr?target=resolver`, id: f.credentialId },
     { method: 'DELETE', path: (id) => `/api/v1/credentials/${id}`, id: f.credentialId },
     { method: 'POST', path: () => '/api/v1/credentials', body: (id) => dpp(f.didOfB, { storageOptions: { serviceInstanceId: id } }), id: f.storageOfA },
   ],

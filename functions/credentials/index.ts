@@ -1,6 +1,7 @@
 import { createGroupApp } from '../platform/create-app.ts';
 import { registerDeleteCredential } from './delete-credential.ts';
 import { registerGetCredential } from './get-credential.ts';
+import { registerGetCredentialQr } from './get-credential-qr.ts';
 import { registerIssueCredential } from './issue-credential.ts';
 import { registerListCredentials } from './list-credentials.ts';
 
@@ -12,4 +13,5 @@ export const credentialsApp = createGroupApp();
 registerIssueCredential(credentialsApp);
 registerListCredentials(credentialsApp);
 registerGetCredential(credentialsApp);
+registerGetCredentialQr(credentialsApp);
 registerDeleteCredential(credentialsApp);

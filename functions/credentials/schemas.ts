@@ -72,7 +72,7 @@ export const CredentialSchema = z
     ...recordFields,
     decryptionKey: z.string().nullable().openapi({ description: 'The key of an encrypted stored copy (64 hex); null when stored in the clear' }),
     verifyUrl: z.string().openapi({
-      description: 'The verify page for this credential (the same link publishing puts on the IDR); it never carries the key, the page asks for it',
+      description: 'The verify page for this credential (the same link publishing puts on the IDR). It carries the decryption key only when the issuance set publishingOptions.humanLinkIncludesKey; otherwise the page asks for it',
     }),
   })
   .openapi('Credential');
@@ -145,12 +145,17 @@ export const toCredentialListItem = ({ record, credential, statusEntries }: Cred
   updatedAt: (record.updatedAt > credential.updatedAt ? record.updatedAt : credential.updatedAt).toISOString(),
 });
 
-export const toCredentialResponse = (row: CredentialRecord, decryptionKey: string | null, appUrl: string): z.infer<typeof CredentialSchema> => ({
-  ...toCredentialListItem(row),
-  decryptionKey,
-  verifyUrl: humanVerificationHref(defaultVerifyPage(appUrl), {
+/** The credential's human link: with its key only when its issuance chose so (publishingOptions.humanLinkIncludesKey). */
+export const verifyUrlOf = (row: CredentialRecord, decryptionKey: string | null, appUrl: string) =>
+  humanVerificationHref(defaultVerifyPage(appUrl), {
     uri: row.credential.storageUri,
     digestMultibase: row.credential.digestMultibase,
     encrypted: row.credential.encrypted,
-  }),
+    ...(row.credential.humanLinkIncludesKey && decryptionKey ? { decryptionKey } : {}),
+  });
+
+export const toCredentialResponse = (row: CredentialRecord, decryptionKey: string | null, appUrl: string): z.infer<typeof CredentialSchema> => ({
+  ...toCredentialListItem(row),
+  decryptionKey,
+  verifyUrl: verifyUrlOf(row, decryptionKey, appUrl),
 });

@@ -25,11 +25,13 @@ const context = securitySuite({
     ['POST', templates, body()],
     ['GET', templates],
     ['GET', `${templates}/${f.templateOfA.id}`],
+    ['GET', `${templates}/${f.templateOfA.id}/render-method`],
     ['PATCH', `${templates}/${f.templateOfA.id}`, { name: 'stolen' }],
     ['DELETE', `${templates}/${f.templateOfA.id}`],
   ],
   foreign: (f) => [
     { method: 'GET', path: (id) => `${templates}/${id}`, id: f.templateOfA.id },
+    { method: 'GET', path: (id) => `${templates}/${id}/render-method`, id: f.templateOfA.id },
     { method: 'PATCH', path: (id) => `${templates}/${id}`, body: () => ({ name: 'stolen' }), id: f.templateOfA.id },
     { method: 'DELETE', path: (id) => `${templates}/${id}`, id: f.templateOfA.id },
     { method: 'POST', path: () => templates, body: (id) => body({ storageOptions: { serviceInstanceId: id } }), id: f.storageOfA.id },

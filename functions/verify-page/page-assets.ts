@@ -24,6 +24,8 @@ export const PAGE_ASSETS = new Map<string, PageAsset>(Object.entries({
   'params.js': { body: own('params.js'), contentType: JS },
   'render.js': { body: own('render.js'), contentType: JS },
   'summary.js': { body: own('summary.js'), contentType: JS },
+  'digest.js': { body: own('digest.js'), contentType: JS },
+  'template-engine.js': { body: readFileSync(fileURLToPath(new URL('../../core/render-templates/template-engine.js', import.meta.url)), 'utf8'), contentType: JS },
   'messages.js': { body: own('messages.js'), contentType: JS },
   'purify.es.mjs': { body: dompurify, contentType: JS },
   'style.css': { body: own('style.css'), contentType: 'text/css; charset=utf-8' },

@@ -50,15 +50,26 @@ export const PAGE_HTML = `<!doctype html>
       <h2 id="result-title" tabindex="-1"></h2>
       <p id="result-reason"></p>
       <ul id="result-warnings" class="warnings" aria-label="Warnings" hidden></ul>
-      <dl id="summary" class="summary"></dl>
-      <div class="view-switch" role="group" aria-label="How to show the credential">
-        <button type="button" id="show-rendered" aria-pressed="true" aria-controls="rendered">Rendered</button>
-        <button type="button" id="show-json" aria-pressed="false" aria-controls="json">JSON</button>
-        <button type="button" id="download">Download JSON</button>
+      <div class="result-layout">
+        <div class="result-view">
+          <div id="method-choice" class="method-choice" hidden>
+            <label for="method-select">Template</label>
+            <select id="method-select"></select>
+          </div>
+          <p id="render-note" class="note" hidden></p>
+          <iframe id="rendered" class="rendered" title="The credential, rendered by its template" sandbox referrerpolicy="no-referrer" hidden></iframe>
+          <pre id="json" class="json" tabindex="0" aria-label="The credential as JSON" hidden></pre>
+        </div>
+        <div class="result-facts">
+          <h3 id="facts-title" class="facts-title">About this credential</h3>
+          <dl id="summary" class="summary"></dl>
+          <div class="view-switch" role="group" aria-label="How to show the credential">
+            <button type="button" id="show-rendered" aria-pressed="true" aria-controls="rendered">Rendered</button>
+            <button type="button" id="show-json" aria-pressed="false" aria-controls="json">JSON</button>
+            <button type="button" id="download">Download JSON</button>
+          </div>
+        </div>
       </div>
-      <p id="render-note" class="note" hidden></p>
-      <iframe id="rendered" class="rendered" title="The credential, rendered by its template" sandbox referrerpolicy="no-referrer" hidden></iframe>
-      <pre id="json" class="json" tabindex="0" aria-label="The credential as JSON" hidden></pre>
     </section>
   </main>
   <footer class="site-footer">

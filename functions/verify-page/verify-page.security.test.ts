@@ -26,6 +26,9 @@ describe('/verify headers', () => {
       expect(csp.get('form-action'), path).toEqual(["'none'"]);
       expect(csp.get('base-uri'), path).toEqual(["'none'"]);
       expect(csp.get('style-src'), path).not.toContain('https:');
+      // A template (in the frame, which inherits this policy) reaches no host: data: images and fonts only.
+      expect(csp.get('img-src'), path).toEqual(['data:']);
+      expect(csp.get('font-src'), path).toEqual(['data:']);
       for (const values of csp.values()) expect(values, path).not.toContain("'unsafe-eval'");
     }
   });
@@ -89,5 +92,22 @@ describe('/verify/template is not a proxy', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('/verify with VERIFY_TEMPLATE_ASSET_HOSTS', () => {
+  let allowed: TestApp;
+  beforeAll(async () => {
+    allowed = await startTestApp({ env: { VERIFY_TEMPLATE_ASSET_HOSTS: 'https://img.example.com,https://cdn.example.org' } });
+  });
+  afterAll(() => allowed.close());
+
+  it('adds exactly the allowed hosts to images, styles and fonts, and nothing else changes', async () => {
+    const csp = directives((await allowed.call('GET', '/verify')).headers.get('content-security-policy') ?? '');
+    expect(csp.get('img-src')).toEqual(['data:', 'https://img.example.com', 'https://cdn.example.org']);
+    expect(csp.get('font-src')).toEqual(['data:', 'https://img.example.com', 'https://cdn.example.org']);
+    expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'", 'https://img.example.com', 'https://cdn.example.org']);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
   });
 });

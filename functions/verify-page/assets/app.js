@@ -2,7 +2,7 @@
 // when the credential is encrypted (kept in this module's memory only), and shows the result.
 import { failureMessage, notVerifiedReason } from './messages.js';
 import { addressWithoutKey, readRequest } from './params.js';
-import { fetchLinkedTemplate, frameDocument, pickTemplate } from './render.js';
+import { frameDocument, loadTemplate, methodLabel, usableMethods } from './render.js';
 import { summaryRows } from './summary.js';
 
 const VERIFY_API = '/api/v1/credentials/verify';
@@ -46,18 +46,18 @@ const showLookup = (problem, uri) => {
   setStatus(problem ?? '', problem ? 'bad' : undefined);
 };
 
+/** 'rendered', 'json', or 'none' (a credential that failed: its data stays behind the JSON button). */
 const setView = (view) => {
-  const rendered = view === 'rendered';
-  $('rendered').hidden = !rendered;
-  $('json').hidden = rendered;
-  $('show-rendered').setAttribute('aria-pressed', String(rendered));
-  $('show-json').setAttribute('aria-pressed', String(!rendered));
+  $('rendered').hidden = view !== 'rendered';
+  $('json').hidden = view !== 'json';
+  $('show-rendered').setAttribute('aria-pressed', String(view === 'rendered'));
+  $('show-json').setAttribute('aria-pressed', String(view === 'json'));
 };
 
-const fillSummary = (credential) => {
+const fillSummary = (credential, verified) => {
   const list = $('summary');
   list.replaceChildren();
-  for (const [label, value] of summaryRows(credential)) {
+  for (const [label, value] of summaryRows(credential, verified)) {
     const term = document.createElement('dt');
     term.textContent = label;
     const detail = document.createElement('dd');
@@ -77,38 +77,70 @@ const fillWarnings = (warnings) => {
   list.hidden = list.childElementCount === 0;
 };
 
-const showResult = async (result) => {
-  const decoded = result.decodedCredential && typeof result.decodedCredential === 'object' ? result.decodedCredential : undefined;
-  const picked = pickTemplate(decoded);
-  const template = picked.template ?? (picked.linked ? await fetchLinkedTemplate(picked.linked) : undefined);
-  shown = result.credential ?? decoded;
-  hideAll();
-  const section = $('result');
-  section.hidden = false;
-  section.dataset.verified = String(result.verified);
-  $('result-title').textContent = result.verified ? 'Verified' : 'Not verified';
-  $('result-reason').textContent = result.verified
-    ? 'The issuer’s signature is valid and the credential passed every check that could be run (see any warnings below).'
-    : notVerifiedReason(result.error);
-  fillWarnings(result.warnings);
-  fillSummary(decoded);
-  $('json').textContent = JSON.stringify(decoded ?? result.credential ?? null, null, 2);
-
+/** Renders the credential with one of its render methods, or says why its data is shown instead. */
+const renderWith = async (method, credential) => {
   const note = $('render-note');
-  $('show-rendered').hidden = template === undefined;
-  if (template !== undefined) {
-    $('rendered').srcdoc = frameDocument(template, decoded);
+  const loaded = method ? await loadTemplate(method) : { problem: 'This credential has no template of its own, so its data is shown.' };
+  const frame = loaded.template !== undefined ? frameDocument(loaded.template, credential) : loaded;
+  $('show-rendered').hidden = frame.html === undefined;
+  if (frame.html !== undefined) {
+    $('rendered').srcdoc = frame.html;
     note.hidden = true;
     setView('rendered');
   } else {
     $('rendered').removeAttribute('srcdoc');
-    note.textContent = picked.linked
-      ? 'This credential’s template is published elsewhere; this page renders only templates carried in the credential or published by this service, so its data is shown instead.'
-      : 'This credential has no template of its own, so its data is shown.';
+    note.textContent = frame.problem;
     note.hidden = false;
     setView('json');
   }
-  setStatus(result.verified ? 'The credential is verified.' : 'The credential is NOT verified.', result.verified ? 'good' : 'bad');
+};
+
+const fillMethodChoice = (methods, credential) => {
+  const select = $('method-select');
+  select.replaceChildren(...methods.map((method, index) => {
+    const option = document.createElement('option');
+    option.value = String(index);
+    option.textContent = methodLabel(method, index);
+    return option;
+  }));
+  select.onchange = () => void renderWith(methods[Number(select.value)], credential);
+  $('method-choice').hidden = methods.length < 2;
+};
+
+const showResult = async (result) => {
+  const decoded = result.decodedCredential && typeof result.decodedCredential === 'object' ? result.decodedCredential : undefined;
+  const verified = result.verified === true;
+  shown = result.credential ?? decoded;
+  hideAll();
+  const section = $('result');
+  section.hidden = false;
+  section.dataset.verified = String(verified);
+  $('result-title').textContent = verified ? 'Verified' : 'Not verified';
+  $('result-reason').textContent = verified
+    ? 'The issuer’s signature is valid and the credential passed every check that could be run (see any warnings below).'
+    : notVerifiedReason(result.error);
+  fillWarnings(result.warnings);
+  $('json').textContent = JSON.stringify(decoded ?? result.credential ?? null, null, 2);
+
+  if (verified) {
+    // Only a verified credential is rendered through its issuer's template.
+    fillSummary(decoded, true);
+    $('facts-title').hidden = false;
+    $('summary').hidden = false;
+    const methods = usableMethods(decoded);
+    fillMethodChoice(methods, decoded);
+    await renderWith(methods[0], decoded);
+  } else {
+    // Nothing of the issuer's (template, style, image, claimed facts): the reason, and the raw data one click away.
+    $('summary').hidden = true;
+    $('facts-title').hidden = true;
+    $('method-choice').hidden = true;
+    $('show-rendered').hidden = true;
+    $('rendered').removeAttribute('srcdoc');
+    $('render-note').hidden = true;
+    setView('none');
+  }
+  setStatus(verified ? 'The credential is verified.' : 'The credential is NOT verified.', verified ? 'good' : 'bad');
   $('result-title').focus();
 };
 
@@ -191,7 +223,7 @@ const start = () => {
   $('key-form').addEventListener('submit', onKeySubmit);
   $('lookup-form').addEventListener('submit', onLookupSubmit);
   $('show-rendered').addEventListener('click', () => setView('rendered'));
-  $('show-json').addEventListener('click', () => setView('json'));
+  $('show-json').addEventListener('click', () => setView($('json').hidden ? 'json' : $('rendered').hasAttribute('srcdoc') ? 'rendered' : 'none'));
   $('download').addEventListener('click', download);
 
   const { request, problem } = readRequest(location.search);

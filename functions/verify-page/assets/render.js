@@ -1,13 +1,15 @@
-// Renders a credential with the template of its render method (carried inline, or published by this
-// service): placeholders are filled with HTML-escaped values, the result is sanitised again here (whoever
-// made the template), and it is shown in a sandboxed frame (no scripts, no same origin) whose own policy
-// allows styles and images only.
+// Renders a verified credential through its render method: a Handlebars-style template (interpreted by
+// template-engine.js, values escaped), sanitised again here whoever made it, and shown in a sandboxed frame
+// (no scripts, no same origin). The frame's own policy allows inline styles and data: images; the page's
+// policy, which a srcdoc frame inherits, adds only the hosts the operator allows (VERIFY_TEMPLATE_ASSET_HOSTS).
 import DOMPurify from './purify.es.mjs';
+import { digestMatches } from './digest.js';
+import { renderTemplate } from './template-engine.js';
 
 const TEMPLATE_TYPES = ['RenderTemplate2024', 'WebRenderingTemplate2022'];
 
-/** The frame's own policy, on top of the page's (which a srcdoc frame inherits). */
-export const FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; base-uri 'none'; form-action 'none'";
+/** The frame's own policy, on top of the page's (which a srcdoc frame inherits and which names the allowed hosts). */
+export const FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline' http: https:; img-src data: http: https:; font-src data: http: https:; base-uri 'none'; form-action 'none'";
 
 const SANITISE = {
   FORCE_BODY: true,
@@ -27,25 +29,34 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+const typesOf = (method) => [method.type].flat().filter((t) => typeof t === 'string');
 const isHtml = (method) => method.mediaType === undefined || method.mediaType === 'text/html';
+const isHttpUrl = (value) => typeof value === 'string' && /^https?:\/\//i.test(value);
 
 /**
- * What to render a credential with: `{ template }` for the first HTML render method carrying its template
- * inline, else `{ linked: { url, digestMultibase? } }` for the first one naming its template by URL (the
- * page asks this service for it: only templates published here are served), else `{}`.
+ * The render methods this page can use, in the credential's order: RenderTemplate2024 (type as an array,
+ * as UNTP 0.7.0 requires, or a string, as 0.6.x carries it) or WebRenderingTemplate2022, for HTML, with a
+ * template inline or named by an http(s) URL. Those whose mediaQuery does not match this screen come last.
  */
-export const pickTemplate = (credential) => {
-  const methods = [credential?.renderMethod].flat().filter((m) => m && typeof m === 'object' && TEMPLATE_TYPES.includes(m.type) && isHtml(m));
-  const inline = methods.find((m) => typeof m.template === 'string');
-  if (inline) return { template: inline.template };
-  const linked = methods.find((m) => typeof m.url === 'string' && /^https?:\/\//i.test(m.url));
-  if (linked) return { linked: { url: linked.url, ...(typeof linked.digestMultibase === 'string' ? { digestMultibase: linked.digestMultibase } : {}) } };
-  return {};
+export const usableMethods = (credential, matches = (query) => globalThis.matchMedia?.(query).matches ?? true) => {
+  const methods = [credential?.renderMethod].flat().filter((m) =>
+    m && typeof m === 'object' && typesOf(m).some((t) => TEMPLATE_TYPES.includes(t)) && isHtml(m) && (typeof m.template === 'string' || isHttpUrl(m.url)));
+  const fits = (m) => typeof m.mediaQuery !== 'string' || m.mediaQuery.trim() === '' || matches(m.mediaQuery);
+  return [...methods.filter(fits), ...methods.filter((m) => !fits(m))];
 };
 
-/** The HTML of a linked template published by this service, or undefined when it cannot be had. */
-export const fetchLinkedTemplate = async ({ url, digestMultibase }) => {
-  const query = new URLSearchParams({ url, ...(digestMultibase ? { digestMultibase } : {}) });
+/** What a person sees in the choice of templates. */
+export const methodLabel = (method, index) => (typeof method.name === 'string' && method.name.trim() ? method.name.trim() : `Template ${index + 1}`);
+
+const MESSAGES = {
+  digest: 'The credential’s template does not match the digest its render method names, so it is not used and the credential’s data is shown instead.',
+  unavailable: 'The credential’s template is published elsewhere or could not be read; this page renders only templates carried in the credential or published by this service, so its data is shown instead.',
+  broken: 'The credential’s template could not be rendered, so its data is shown instead.',
+};
+
+/** A linked template published by this service, through /verify/template (which checks it against its record). */
+const fetchLinked = async (url, digestMultibase) => {
+  const query = new URLSearchParams({ url, ...(typeof digestMultibase === 'string' ? { digestMultibase } : {}) });
   try {
     const response = await fetch(`/verify/template?${query}`, { credentials: 'omit', referrerPolicy: 'no-referrer' });
     return response.ok ? await response.text() : undefined;
@@ -54,37 +65,31 @@ export const fetchLinkedTemplate = async ({ url, digestMultibase }) => {
   }
 };
 
-/** The value at `a.b[0].c` in the data, or undefined. */
-export const valueAt = (data, path) => {
-  const steps = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
-  let value = data;
-  for (const step of steps) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, step)) return undefined;
-    value = value[step];
-  }
-  return value;
+/**
+ * The template of a render method: `{ template }`, or `{ problem }` (a sentence saying why none is used).
+ * A digestMultibase, when the method has one, must match the template (inline or fetched).
+ */
+export const loadTemplate = async (method) => {
+  const template = typeof method.template === 'string' ? method.template : await fetchLinked(method.url, method.digestMultibase);
+  if (template === undefined) return { problem: MESSAGES.unavailable };
+  if (typeof method.digestMultibase === 'string' && (await digestMatches(template, method.digestMultibase)) === false) return { problem: MESSAGES.digest };
+  return { template };
 };
 
-const textOf = (value) => {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return value.join(', ');
-  return JSON.stringify(value);
-};
-
-export const escapeHtml = (text) =>
-  text.replace(/[&<>"'`]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' })[ch]);
-
-/** Replaces each `{{path}}` with the escaped text of the credential's value there. */
-export const fillTemplate = (template, credential) =>
-  template.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_, path) => escapeHtml(textOf(valueAt(credential, path))));
-
-/** The complete document of the credential frame. */
+/** The complete document of the credential frame, or `{ problem }` when the template cannot be rendered. */
 export const frameDocument = (template, credential) => {
-  const body = DOMPurify.sanitize(fillTemplate(template, credential), SANITISE);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-    `<meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}">` +
-    `<meta name="referrer" content="no-referrer"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>Credential</title><style>body{margin:1rem;font-family:system-ui,sans-serif;color:#1b1f24;background:#fff}</style>` +
-    `</head><body>${body}</body></html>`;
+  let filled;
+  try {
+    filled = renderTemplate(template, credential);
+  } catch {
+    return { problem: MESSAGES.broken };
+  }
+  const body = DOMPurify.sanitize(filled, SANITISE);
+  return {
+    html: `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+      `<meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}">` +
+      `<meta name="referrer" content="no-referrer"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+      `<title>Credential</title><style>body{margin:0;padding:1rem;font-family:system-ui,sans-serif;color:#1b1f24;background:#fff}</style>` +
+      `</head><body>${body}</body></html>`,
+  };
 };

@@ -27,11 +27,18 @@ export const utcDate = (value) => {
   return /^\d{4}-\d{2}-\d{2}T/.test(iso) ? iso.slice(0, 10) : undefined;
 };
 
+/** What the status check found, for a verified credential (a revoked or suspended one does not verify). */
+export const statusText = (credential, verified) => {
+  if (!verified) return undefined;
+  return credential?.credentialStatus ? 'Not revoked or suspended' : 'Not checked: the credential has no status list entry';
+};
+
 /** Label/value rows for the summary list; rows without a value are left out. */
-export const summaryRows = (credential) =>
+export const summaryRows = (credential, verified = false) =>
   [
     ['Type', typeText(credential)],
     ['Issuer', issuerText(credential)],
     ['Valid from', utcDate(credential?.validFrom ?? credential?.issuanceDate)],
     ['Valid until', utcDate(credential?.validUntil ?? credential?.expirationDate)],
+    ['Status', statusText(credential, verified)],
   ].filter(([, value]) => value !== undefined);

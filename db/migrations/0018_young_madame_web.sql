@@ -1,0 +1,1 @@
+ALTER TABLE "credentials" ADD COLUMN "human_link_includes_key" boolean DEFAULT false NOT NULL;
