@@ -10,13 +10,22 @@ import type { EnvSource } from '../core/settings/env-readers.ts';
 import { ConfigError } from '../core/errors.ts';
 import { refuseDashValues } from './batch-item-arguments.ts';
 import { EXIT, EXIT_CODES_HELP, UsageError, type CliCommand, type CliContext } from './command.ts';
+import { auditEncryptionCommand } from './commands/audit-encryption.ts';
 import { checkSettings } from './commands/check-settings.ts';
 import { inspectItemCommand } from './commands/inspect-item.ts';
 import { listUnknownItemsCommand } from './commands/list-unknown-items.ts';
 import { resolveItemCommand } from './commands/resolve-item.ts';
+import { rotateEncryptionKeyCommand } from './commands/rotate-encryption-key.ts';
 
 /** Every operator command, one module each in cli/commands/. */
-export const COMMANDS: readonly CliCommand[] = [checkSettings, listUnknownItemsCommand, inspectItemCommand, resolveItemCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  checkSettings,
+  listUnknownItemsCommand,
+  inspectItemCommand,
+  resolveItemCommand,
+  rotateEncryptionKeyCommand,
+  auditEncryptionCommand,
+];
 
 export interface CliIo {
   out(text: string): void;
