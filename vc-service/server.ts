@@ -28,7 +28,7 @@ export const startVcServer = async (
   const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
   const sql = postgres(settings.databaseUrl, { max: POOL_SIZE, onnotice: () => {} });
   await migrateVcSchema(sql);
-  const identifiers = createIdentifierStore(sql, createKeyVault(settings.keyEncryptionKey), logger);
+  const identifiers = createIdentifierStore(sql, createKeyVault(settings.keyEncryptionKey, settings.previousKeyEncryptionKey), logger);
   await identifiers.listen();
   const fetchDocument = options.fetchDocument ?? createDocumentFetcher({ allowPrivate: settings.allowPrivateDidHosts });
   const resolver = createDidResolver({ identifiers, fetchDocument, cacheSeconds: settings.didCacheSeconds });
