@@ -15,6 +15,7 @@ import { checkSettings } from './commands/check-settings.ts';
 import { inspectItemCommand } from './commands/inspect-item.ts';
 import { listUnknownItemsCommand } from './commands/list-unknown-items.ts';
 import { resolveItemCommand } from './commands/resolve-item.ts';
+import { rotateDidKeyCommand } from './commands/rotate-did-key.ts';
 import { rotateEncryptionKeyCommand } from './commands/rotate-encryption-key.ts';
 
 /** Every operator command, one module each in cli/commands/. */
@@ -25,6 +26,7 @@ export const COMMANDS: readonly CliCommand[] = [
   resolveItemCommand,
   rotateEncryptionKeyCommand,
   auditEncryptionCommand,
+  rotateDidKeyCommand,
 ];
 
 export interface CliIo {

@@ -45,6 +45,8 @@ export interface VcAdapter {
   getDid(did: string): Promise<ManagedDid | undefined>;
   listDids(): Promise<ManagedDid[]>;
   deleteDid(did: string): Promise<void>;
+  /** A new signing key for a DID the service holds (this project's VC service only; VCkit has no such method). */
+  rotateDidKey(did: string): Promise<ManagedDid>;
   resolveDocument(did: string): Promise<Record<string, unknown> | undefined>;
   mintStatus(issuerDid: string, purpose: string): Promise<StatusEntry>;
   /** Sets the entry's bit; the answer echoes the bit set (`{ status }`), checked by the caller. */
@@ -151,6 +153,7 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher): VcAdapter =
         if (!notFound(error)) throw error;
       }
     },
+    rotateDidKey: (did) => post('/agent/didManagerRotateKey', { did }, Answers.did),
     async resolveDocument(did) {
       const result = await post('/agent/resolveDid', { didUrl: did }, Answers.resolved);
       return result.didDocument ?? undefined;
