@@ -45,7 +45,7 @@ export const runCli = async (argv: string[], env: EnvSource, io: CliIo = process
     note: (line) => io.err(`${line}\n`),
     deps: async () => {
       const log = readLogSettings(env);
-      const logger = createLogger(log.level, (line) => io.err(`${line}\n`), { redact: log.redact });
+      const logger = createLogger(log.level, (line) => io.err(`${line}\n`), { base: { 'service.name': 'css-operator' }, redact: log.redact });
       connection ??= connectNodeDeps(env, readCliSettings(env, (m) => logger.warn(m)), { logger, poolMax: 2 });
       return connection.deps;
     },

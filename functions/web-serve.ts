@@ -2,7 +2,7 @@ import { serve } from '@hono/node-server';
 import { connectDatabase } from '../db/client.ts';
 import { createJobQueue } from '../core/jobs/job-queue.ts';
 import type { LogSettings } from '../core/logging/log-settings.ts';
-import { createLogger } from '../core/logging/logger.ts';
+import { createLogger, serviceNameOf } from '../core/logging/logger.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { registerSystemNamespaces } from '../core/identifier-links/system-namespaces.ts';
 import { seedSystemTemplates } from '../core/render-templates/system-templates.ts';
@@ -17,6 +17,9 @@ import { nodeFetch } from './platform/node-fetch.ts';
 import { createServices } from './platform/services.ts';
 import { staticServices } from './platform/with-platform.ts';
 
+/** The web process's `service.name` unless OTEL_SERVICE_NAME names it. */
+export const WEB_SERVICE_NAME = 'credential-support-service';
+
 export interface WebStart {
   env: NodeJS.ProcessEnv;
   port: number;
@@ -28,7 +31,7 @@ export interface WebStart {
 /** The web process once its settings hold and its database is ready: services, the app, the port. */
 export const serveWeb = ({ env, port, settings, log, databaseUrl }: WebStart) => {
   const database = connectDatabase(databaseUrl);
-  const logger = createLogger(log.level, undefined, { redact: log.redact });
+  const logger = createLogger(log.level, undefined, { base: { 'service.name': serviceNameOf(env, WEB_SERVICE_NAME) }, redact: log.redact });
   // Creates the queues it sends to on first use: a submission never depends on a worker having run.
   const jobs = createJobQueue(databaseUrl, logger);
   const services = createServices(env, database.db, settings, {
@@ -58,6 +61,7 @@ export const serveWeb = ({ env, port, settings, log, databaseUrl }: WebStart) =>
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs.close();
       await database.close();
+      services.logger.info('Web API stopped', { pid: process.pid });
     },
   };
 };

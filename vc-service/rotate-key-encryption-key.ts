@@ -1,10 +1,11 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
+import { createLogger, parseLogLevel, serviceNameOf } from '../core/logging/logger.ts';
 import { migrateVcSchema } from './db/migrate.ts';
 import { auditSealedKeys, rotateSealedKeys } from './key-rotation.ts';
 import { createKeyVault } from './key-vault.ts';
+import { VC_SERVICE_NAME } from './server.ts';
 import { readVcSettings } from './settings.ts';
 
 const USAGE = `Usage: npm run vc:rotate-key-encryption-key -- [--batch-size=N] [--audit]
@@ -32,7 +33,7 @@ const main = async (argv: string[], env: NodeJS.ProcessEnv): Promise<number> => 
     return 2;
   }
   const settings = readVcSettings(env);
-  const logger = createLogger(parseLogLevel(env.LOG_LEVEL), (line) => process.stderr.write(`${line}\n`), { base: { service: 'vc-service' } });
+  const logger = createLogger(parseLogLevel(env.LOG_LEVEL), (line) => process.stderr.write(`${line}\n`), { base: { 'service.name': serviceNameOf(env, VC_SERVICE_NAME) } });
   const vault = createKeyVault(settings.keyEncryptionKey, settings.previousKeyEncryptionKey);
   const sql = postgres(settings.databaseUrl, { max: 2, onnotice: () => {} });
   const audit = (phase: string, fields: Record<string, unknown>) =>

@@ -2,7 +2,7 @@ import { serve } from '@hono/node-server';
 import cluster from 'node:cluster';
 import postgres from 'postgres';
 import { ConfigError } from '../core/errors.ts';
-import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
+import { createLogger, parseLogLevel, serviceNameOf } from '../core/logging/logger.ts';
 import { readWorkerCount, stopOnSignals, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 import { buildVcApp } from './app.ts';
 import { migrateVcSchema } from './db/migrate.ts';
@@ -12,6 +12,9 @@ import { createIdentifierStore } from './identifiers.ts';
 import { createKeyVault } from './key-vault.ts';
 import { readVcSettings, type VcSettings } from './settings.ts';
 import { createStatusLists } from './status-lists.ts';
+
+/** The VC service's `service.name` unless OTEL_SERVICE_NAME names it. */
+export const VC_SERVICE_NAME = 'credential-support-vc-service';
 
 /** Connections per process: enough for 10 concurrent requests with a transaction each. */
 const POOL_SIZE = 10;
@@ -25,7 +28,7 @@ export const startVcServer = async (
   options: { hostname?: string; settings?: VcSettings; fetchDocument?: DocumentFetcher } = {},
 ) => {
   const settings = options.settings ?? readVcSettings(env);
-  const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
+  const logger = createLogger(parseLogLevel(env.LOG_LEVEL), undefined, { base: { 'service.name': serviceNameOf(env, VC_SERVICE_NAME) } });
   const sql = postgres(settings.databaseUrl, { max: POOL_SIZE, onnotice: () => {} });
   await migrateVcSchema(sql);
   const identifiers = createIdentifierStore(sql, createKeyVault(settings.keyEncryptionKey, settings.previousKeyEncryptionKey), logger);
@@ -46,6 +49,7 @@ export const startVcServer = async (
     close: async () => {
       await new Promise<void>((done) => server.close(() => done()));
       await sql.end({ timeout: 5 });
+      logger.info('VC service stopped', { pid: process.pid });
     },
   };
 };
@@ -63,7 +67,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const sql = postgres(settings.databaseUrl, { max: 1, onnotice: () => {} });
       await migrateVcSchema(sql);
       await sql.end();
-      superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL)), 'VC');
+      superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL), undefined, { base: { 'service.name': serviceNameOf(process.env, VC_SERVICE_NAME) } }), 'VC');
     } else {
       const service = await startVcServer(process.env, { settings });
       stopOnSignals(service);

@@ -86,9 +86,9 @@ describe('VC service: KEY_ENCRYPTION_KEY rotation', () => {
       expect(again.code).toBe(0);
       expect(again.stdout).toMatch(/vc_service\.keys resealed=\d+ unopenable=0/);
       const audits = again.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-      expect(audits.map((line) => [line.level, line.phase, line.service])).toEqual([
-        ['warn', 'started', 'vc-service'],
-        ['warn', 'finished', 'vc-service'],
+      expect(audits.map((line) => [line.level, line.phase, line['service.name']])).toEqual([
+        ['warn', 'started', 'credential-support-vc-service'],
+        ['warn', 'finished', 'credential-support-vc-service'],
       ]);
       expect(again.stdout + again.stderr).not.toContain(NEW_KEK);
       expect(again.stdout + again.stderr).not.toContain(OLD_KEK);
