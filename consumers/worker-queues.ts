@@ -7,6 +7,7 @@ import type { WorkerSettings } from '../core/settings/worker-settings.ts';
 import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts';
 import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 import { JobsInFlight } from './jobs-in-flight.ts';
+import { startWorkerMetrics } from './worker-metrics.ts';
 import type { RunningWorker, WorkerTimings } from './worker.ts';
 
 /** PostgreSQL's admin_shutdown / crash_shutdown / cannot_connect_now: the server is going away, not a fault of ours. */
@@ -65,6 +66,7 @@ export const startQueues = async (
   await scheduleSweeps(boss, settings, consumers);
   await beat();
   const timer = setInterval(beat, timings.heartbeatEveryMs);
+  const metricsEndpoint = await startWorkerMetrics(env, connection.deps.db, logger, settings.serviceName);
   logger.info('Worker started', { queues: queueDefinitions(settings).map((q) => q.name), consumers: consumers.map((c) => c.queue) });
 
   return {
@@ -85,6 +87,7 @@ export const startQueues = async (
         return 'abandoned';
       }
       await boss.stop({ graceful: true, timeout: 1000 });
+      await metricsEndpoint?.close();
       await jobs.close();
       await connection.close();
       return 'drained';

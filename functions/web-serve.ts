@@ -13,12 +13,27 @@ import type { WebSettings } from '../core/settings/web-settings.ts';
 import { readText } from '../core/settings/env-readers.ts';
 import { buildApp } from './app.ts';
 import { createNodeJwtVerifier } from './platform/auth/node-jwt-verifier.ts';
-import { nodeFetch } from './platform/node-fetch.ts';
+import { nodeFetch, type NodeBindings } from './platform/node-fetch.ts';
+import { createPrometheusRecorder } from '../core/metrics/prometheus-recorder.ts';
+import { installMetricsRecorder } from '../core/metrics/recorder.ts';
+import { createMetricsRegistry, metricsResponse, readMetricsToken } from '../core/service-kit/metrics-endpoint.ts';
 import { createServices } from './platform/services.ts';
 import { staticServices } from './platform/with-platform.ts';
 
 /** The web process's `service.name` unless OTEL_SERVICE_NAME names it. */
 export const WEB_SERVICE_NAME = 'credential-support-service';
+
+/**
+ * With METRICS_BEARER_TOKEN set: the prom-client recorder installed (HTTP, issuance and verification metrics)
+ * and `/metrics` served before the app. Unset: the app alone, and nothing is recorded.
+ */
+const withMetricsEndpoint = <R extends Response | Promise<Response>>(env: NodeJS.ProcessEnv, fetch: (request: Request, bindings: NodeBindings) => R) => {
+  const token = readMetricsToken(env);
+  if (!token) return fetch;
+  const registry = createMetricsRegistry(serviceNameOf(env, WEB_SERVICE_NAME));
+  installMetricsRecorder(createPrometheusRecorder(registry));
+  return async (request: Request, bindings: NodeBindings) => (await metricsResponse(request, registry, token)) ?? fetch(request, bindings);
+};
 
 export interface WebStart {
   env: NodeJS.ProcessEnv;
@@ -42,7 +57,7 @@ export const serveWeb = ({ env, port, settings, log, databaseUrl }: WebStart) =>
   });
   const { fetcher } = services;
   const app = buildApp(staticServices(services));
-  const server = serve({ fetch: nodeFetch(app.fetch), port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
+  const server = serve({ fetch: withMetricsEndpoint(env, nodeFetch(app.fetch)), port, hostname: readText(env, 'HOST') ?? '0.0.0.0' });
   services.logger.info('Web API listening', { port, url: settings.appUrl });
   const refused = refusedSystemServices(readSystemServices(env), settings.allowPrivateUrls);
   if (refused.length > 0) services.logger.warn(refusedSystemServicesWarning(refused), { setting: 'FETCH_ALLOW_PRIVATE_URLS', services: refused });

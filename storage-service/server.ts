@@ -1,3 +1,4 @@
+import { createMetricsRegistry, readMetricsToken, withMetrics } from '../core/service-kit/metrics-endpoint.ts';
 import { serve } from '@hono/node-server';
 import cluster from 'node:cluster';
 import { resolve } from 'node:path';
@@ -27,7 +28,8 @@ export const startStorageServer = (
   const settings = options.settings ?? readStorageSettings(env);
   const logger = createLogger(parseLogLevel(env.LOG_LEVEL), undefined, { base: { 'service.name': serviceNameOf(env, STORAGE_SERVICE_NAME) } });
   const app = buildStorageApp({ settings, store: createObjectStore(settings), logger });
-  const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
+  const metricsRegistry = createMetricsRegistry(serviceNameOf(env, STORAGE_SERVICE_NAME));
+  const server = serve({ fetch: withMetrics(app.fetch, metricsRegistry, readMetricsToken(env)), port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   logger.info('Storage service listening', { port: settings.port, backend: settings.storageType, url: settings.publicUrl, pid: process.pid });
   return {
     settings,

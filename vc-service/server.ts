@@ -1,3 +1,4 @@
+import { createMetricsRegistry, readMetricsToken, withMetrics } from '../core/service-kit/metrics-endpoint.ts';
 import { serve } from '@hono/node-server';
 import cluster from 'node:cluster';
 import postgres from 'postgres';
@@ -38,7 +39,8 @@ export const startVcServer = async (
   const statusLists = createStatusLists({ sql, identifiers, publicUrl: settings.publicUrl });
   await statusLists.listen((error) => logger.warn('Status list change listener failed', { error: String(error) }));
   const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, logger });
-  const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
+  const metricsRegistry = createMetricsRegistry(serviceNameOf(env, VC_SERVICE_NAME));
+  const server = serve({ fetch: withMetrics(app.fetch, metricsRegistry, readMetricsToken(env)), port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   await new Promise<void>((done) => server.once('listening', () => done()));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;

@@ -1,3 +1,5 @@
+import { ApiError } from '../errors.ts';
+import { metrics } from '../metrics/recorder.ts';
 import type { Queryable } from '../../db/client.ts';
 import { adapterFailure } from '../adapters/adapter-failure.ts';
 import type { StoredDocument } from '../adapters/storage/storage-adapter.ts';
@@ -62,7 +64,7 @@ const signedTrace = (deps: IssuanceDeps, issuerDid: string, vcServiceInstanceId:
  * the sign request is marked dispatched (`issuance-fault.ts`); a credential signed but not recorded
  * leaves a warn log line, and a stored copy whose record could not be written is removed.
  */
-export const issueCredential = async (
+const issueCredentialSteps = async (
   deps: IssuanceDeps,
   tenantId: string,
   request: IssuanceRequest,
@@ -169,4 +171,17 @@ export const issueCredential = async (
     }
   }
   return { credentialId, warnings };
+};
+
+/** Counted for `/metrics` by outcome, and logged at info once recorded (ids only, never the payload). */
+export const issueCredential: typeof issueCredentialSteps = async (deps, tenantId, request, options = {}) => {
+  try {
+    const result = await issueCredentialSteps(deps, tenantId, request, options);
+    metrics().issuance(request.credentialType, 'issued');
+    deps.logger.info('Credential issued', { correlationId: deps.correlationId, tenantId, credentialId: result.credentialId, credentialType: request.credentialType });
+    return result;
+  } catch (error) {
+    metrics().issuance(request.credentialType, error instanceof ApiError && error.status < 500 ? 'refused' : 'failed');
+    throw error;
+  }
 };
