@@ -1,3 +1,4 @@
+import { startTracing } from '../core/service-kit/tracing.ts';
 import { PgBoss } from 'pg-boss';
 import type { Logger } from '../core/logging/logger.ts';
 import { createJobQueue, ensureQueues } from '../core/jobs/job-queue.ts';
@@ -30,6 +31,7 @@ export const startQueues = async (
   consumers: readonly Consumer[],
   timings: WorkerTimings,
 ): Promise<RunningWorker> => {
+  const tracing = startTracing(env, settings.serviceName);
   const connection = connectNodeDeps(env, settings, { databaseUrl, logger, poolMax: 4 });
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'css-worker' });
   let stopping = false;
@@ -88,6 +90,7 @@ export const startQueues = async (
       }
       await boss.stop({ graceful: true, timeout: 1000 });
       await metricsEndpoint?.close();
+      await tracing?.shutdown();
       await jobs.close();
       await connection.close();
       return 'drained';

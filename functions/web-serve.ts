@@ -1,3 +1,4 @@
+import { startTracing } from '../core/service-kit/tracing.ts';
 import { serve } from '@hono/node-server';
 import { connectDatabase } from '../db/client.ts';
 import { createJobQueue } from '../core/jobs/job-queue.ts';
@@ -45,6 +46,8 @@ export interface WebStart {
 
 /** The web process once its settings hold and its database is ready: services, the app, the port. */
 export const serveWeb = ({ env, port, settings, log, databaseUrl }: WebStart) => {
+  // Started first, so every span of the process (requests, adapter calls, jobs sent) is recorded.
+  const tracing = startTracing(env, serviceNameOf(env, WEB_SERVICE_NAME));
   const database = connectDatabase(databaseUrl);
   const logger = createLogger(log.level, undefined, { base: { 'service.name': serviceNameOf(env, WEB_SERVICE_NAME) }, redact: log.redact });
   // Creates the queues it sends to on first use: a submission never depends on a worker having run.
@@ -76,6 +79,7 @@ export const serveWeb = ({ env, port, settings, log, databaseUrl }: WebStart) =>
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs.close();
       await database.close();
+      await tracing?.shutdown();
       services.logger.info('Web API stopped', { pid: process.pid });
     },
   };

@@ -1,3 +1,4 @@
+import { startTracing, withTracing } from '../core/service-kit/tracing.ts';
 import { createMetricsRegistry, readMetricsToken, withMetrics } from '../core/service-kit/metrics-endpoint.ts';
 import { serve } from '@hono/node-server';
 import cluster from 'node:cluster';
@@ -28,13 +29,15 @@ export const startStorageServer = (
   const settings = options.settings ?? readStorageSettings(env);
   const logger = createLogger(parseLogLevel(env.LOG_LEVEL), undefined, { base: { 'service.name': serviceNameOf(env, STORAGE_SERVICE_NAME) } });
   const app = buildStorageApp({ settings, store: createObjectStore(settings), logger });
+  const tracing = startTracing(env, serviceNameOf(env, STORAGE_SERVICE_NAME));
   const metricsRegistry = createMetricsRegistry(serviceNameOf(env, STORAGE_SERVICE_NAME));
-  const server = serve({ fetch: withMetrics(app.fetch, metricsRegistry, readMetricsToken(env)), port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
+  const server = serve({ fetch: withTracing(withMetrics(app.fetch, metricsRegistry, readMetricsToken(env)), tracing), port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   logger.info('Storage service listening', { port: settings.port, backend: settings.storageType, url: settings.publicUrl, pid: process.pid });
   return {
     settings,
     close: async () => {
       await new Promise<void>((done) => server.close(() => done()));
+      await tracing?.shutdown();
       logger.info('Storage service stopped', { pid: process.pid });
     },
   };

@@ -17,6 +17,7 @@ const CORE_LEAF_UTILITIES = [
   'core/service-kit/worker-supervisor.ts',
   'core/service-kit/api-key.ts',
   'core/service-kit/metrics-endpoint.ts',
+  'core/service-kit/tracing.ts',
 ];
 const PRODUCT_FOLDERS = ['functions/', 'consumers/', 'cli/', 'core/', 'db/'];
 /** scripts/ (the local stack) may start the separate services; test/ may reach everything. */

@@ -1,3 +1,4 @@
+import { startTracing, withTracing } from '../core/service-kit/tracing.ts';
 import { createMetricsRegistry, readMetricsToken, withMetrics } from '../core/service-kit/metrics-endpoint.ts';
 import { serve } from '@hono/node-server';
 import cluster from 'node:cluster';
@@ -30,6 +31,7 @@ export const startVcServer = async (
 ) => {
   const settings = options.settings ?? readVcSettings(env);
   const logger = createLogger(parseLogLevel(env.LOG_LEVEL), undefined, { base: { 'service.name': serviceNameOf(env, VC_SERVICE_NAME) } });
+  const tracing = startTracing(env, serviceNameOf(env, VC_SERVICE_NAME));
   const sql = postgres(settings.databaseUrl, { max: POOL_SIZE, onnotice: () => {} });
   await migrateVcSchema(sql);
   const identifiers = createIdentifierStore(sql, createKeyVault(settings.keyEncryptionKey, settings.previousKeyEncryptionKey), logger);
@@ -40,7 +42,7 @@ export const startVcServer = async (
   await statusLists.listen((error) => logger.warn('Status list change listener failed', { error: String(error) }));
   const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, logger });
   const metricsRegistry = createMetricsRegistry(serviceNameOf(env, VC_SERVICE_NAME));
-  const server = serve({ fetch: withMetrics(app.fetch, metricsRegistry, readMetricsToken(env)), port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
+  const server = serve({ fetch: withTracing(withMetrics(app.fetch, metricsRegistry, readMetricsToken(env)), tracing), port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   await new Promise<void>((done) => server.once('listening', () => done()));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
@@ -51,6 +53,7 @@ export const startVcServer = async (
     close: async () => {
       await new Promise<void>((done) => server.close(() => done()));
       await sql.end({ timeout: 5 });
+      await tracing?.shutdown();
       logger.info('VC service stopped', { pid: process.pid });
     },
   };

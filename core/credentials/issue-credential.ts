@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.ts';
 import { metrics } from '../metrics/recorder.ts';
+import { inSpan } from '../tracing/trace-context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { adapterFailure } from '../adapters/adapter-failure.ts';
 import type { StoredDocument } from '../adapters/storage/storage-adapter.ts';
@@ -82,7 +83,7 @@ const issueCredentialSteps = async (
   const storageRead = startedEarly(resolveStorageInstance(deps.db, tenantId, request.storage.serviceInstanceId, STORAGE_FIELD));
   const entitiesRead = entityLinksOrWarning(deps, tenantId, payload);
   const dataModel = await dataModelRead;
-  const { warnings } = await validateCredentialPayload({ db: deps.db, payloadChecks: deps.payloadChecks }, { tenantId, dataModel, payload });
+  const { warnings } = await inSpan('issuance.validate', () => validateCredentialPayload({ db: deps.db, payloadChecks: deps.payloadChecks }, { tenantId, dataModel, payload }));
   const issuer = await issuerRead;
   const storageInstance = await storageRead;
   const { entities, warning: entitiesWarning } = await entitiesRead;
@@ -93,7 +94,7 @@ const issueCredentialSteps = async (
   let dispatched = false;
   let signed: SignedCredential;
   try {
-    signed = await signWithStatus(vc, { issuerDid: issuer.did, payload, purposes: request.statusPurposes, onDispatch: () => (dispatched = true) });
+    signed = await inSpan('issuance.sign', () => signWithStatus(vc, { issuerDid: issuer.did, payload, purposes: request.statusPurposes, onDispatch: () => (dispatched = true) }));
   } catch (error) {
     const failure = adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'sign the credential' });
     throw dispatched ? markDispatched(failure) : failure;
@@ -104,7 +105,7 @@ const issueCredentialSteps = async (
   const externalId = crypto.randomUUID();
   let stored: StoredDocument;
   try {
-    stored = await storage.storeJson(signed.enveloped as unknown as Record<string, unknown>, { encrypt: encrypted, id: externalId });
+    stored = await inSpan('issuance.store', () => storage.storeJson(signed.enveloped as unknown as Record<string, unknown>, { encrypt: encrypted, id: externalId }));
   } catch (error) {
     deps.logger.warn('A credential was signed but could not be stored; it is not recorded', trace);
     throw markDispatched(adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'store the credential' }));
@@ -115,7 +116,7 @@ const issueCredentialSteps = async (
     const { details, problems } = extractCredentialDetails(signed.decoded);
     if (problems.length) warnings.push({ code: 'DETAILS_EXTRACTION_FAILED', message: `Some details of the credential could not be read: ${problems.join('; ')}` });
     const wrappedDecryptionKey = stored.decryptionKey ? await deps.box.encrypt(stored.decryptionKey) : null;
-    credentialId = await deps.db.transaction(async (tx) => {
+    credentialId = await inSpan('issuance.record', () => deps.db.transaction(async (tx) => {
       const id = await insertIssuedCredential(tx, {
         tenantId,
         credentialType: request.credentialType,
@@ -140,7 +141,7 @@ const issueCredentialSteps = async (
       if (options.idempotencyClaimId) await attachClaimRecord(tx, options.idempotencyClaimId, id);
       if (options.onRecorded) await options.onRecorded(tx, id);
       return id;
-    });
+    }));
   } catch (error) {
     deps.logger.warn('A credential was signed and stored but could not be recorded; removing the stored copy', { ...trace, storageUri: stored.uri });
     try {
@@ -151,15 +152,16 @@ const issueCredentialSteps = async (
     throw markDispatched(error);
   }
 
-  if (request.publishing?.publish) {
-    const published = await publishCredential(deps, {
+  const publishing = request.publishing;
+  if (publishing?.publish) {
+    const published = await inSpan('issuance.publish', () => publishCredential(deps, {
       tenantId,
-      options: request.publishing,
+      options: publishing,
       entities,
       dataModelName: dataModel.name,
       stored: { uri: stored.uri, digestMultibase: stored.digestMultibase, encrypted },
       appUrl: deps.appUrl,
-    });
+    }));
     warnings.push(...published.warnings);
     if (published.resolverUri !== undefined) {
       try {
@@ -176,7 +178,7 @@ const issueCredentialSteps = async (
 /** Counted for `/metrics` by outcome, and logged at info once recorded (ids only, never the payload). */
 export const issueCredential: typeof issueCredentialSteps = async (deps, tenantId, request, options = {}) => {
   try {
-    const result = await issueCredentialSteps(deps, tenantId, request, options);
+    const result = await inSpan('issuance', () => issueCredentialSteps(deps, tenantId, request, options), { 'css.credential_type': request.credentialType });
     metrics().issuance(request.credentialType, 'issued');
     deps.logger.info('Credential issued', { correlationId: deps.correlationId, tenantId, credentialId: result.credentialId, credentialType: request.credentialType });
     return result;

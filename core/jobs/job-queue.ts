@@ -1,3 +1,4 @@
+import { traceHeaders } from '../tracing/trace-context.ts';
 import { sql } from 'drizzle-orm';
 import { fromDrizzle, PgBoss } from 'pg-boss';
 import type { Queryable } from '../../db/client.ts';
@@ -65,7 +66,8 @@ export const createJobQueue = (databaseUrl: string, logger: Logger): JobQueue =>
     }));
   return {
     enqueue: async (tx, job, options = {}) => {
-      const payload = parseJobPayload(job.queue, job.payload);
+      // The producer's trace context rides along (`traceparent`, none when tracing is off): the job continues its trace.
+      const payload = { ...parseJobPayload(job.queue, job.payload), ...traceHeaders() };
       const id = await (await producer()).send(job.queue as QueueName, payload, { db: fromDrizzle(tx, sql), ...options });
       if (!id) throw new Error(`Job not created in ${job.queue}`);
       return id;

@@ -46,14 +46,14 @@ export const metricsResponse = async (request: Request, registry: Registry, toke
 };
 
 /**
- * A route label from a path alone, for services whose routes are few: segments of lower-case words (and
- * `.well-known`, `did.json`) stay, any other segment (ids, keys, DIDs' path parts with digits) becomes `:param`.
+ * A route label from a path alone, for services whose routes are few: segments of lower-case words, API
+ * versions (`v2`), `.well-known` and `did.json` stay, any other segment (ids, keys, DIDs' path parts with digits) becomes `:param`.
  */
 export const routeOfPath = (pathname: string): string =>
   pathname
     .split('/')
     .slice(0, 6)
-    .map((segment) => (segment === '' || /^[a-z][A-Za-z-]{0,39}$/.test(segment) || segment === '.well-known' || segment === 'did.json' ? segment : ':param'))
+    .map((segment) => (segment === '' || /^[a-z][A-Za-z-]{0,39}$/.test(segment) || /^v\d{1,2}$/.test(segment) || segment === '.well-known' || segment === 'did.json' ? segment : ':param'))
     .join('/') || '/';
 
 type FetchHandler = (request: Request, ...rest: never[]) => Response | Promise<Response>;

@@ -1,3 +1,4 @@
+import { traceHeaders } from '../../tracing/trace-context.ts';
 import { base58btc } from 'multiformats/bases/base58';
 import { create as createDigest } from 'multiformats/hashes/digest';
 import { hexToBytes } from '../../crypto/encoding.ts';
@@ -64,7 +65,7 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher): S
       const res = await callUpstream('STORAGE', () =>
         fetcher(`${base}/${encrypt ? 'private' : 'public'}`, {
           method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
+          headers: { ...auth, 'content-type': 'application/json', ...traceHeaders() },
           body: JSON.stringify({ data, id: id ?? crypto.randomUUID(), bucket: bucketFor(encrypt) }),
         }),
       );
@@ -82,7 +83,7 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher): S
       const res = await callUpstream('STORAGE', () =>
         fetcher(`${base}/${encrypt ? 'private' : 'public'}`, {
           method: 'POST',
-          headers: { ...auth, 'content-type': encoded.headers.get('content-type')! },
+          headers: { ...auth, 'content-type': encoded.headers.get('content-type')!, ...traceHeaders() },
           body,
         }),
       );
@@ -91,7 +92,7 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher): S
 
     async delete(id, { encrypted }) {
       await callUpstream('STORAGE', () =>
-        fetcher(`${base}/${bucketFor(encrypted)}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: auth }),
+        fetcher(`${base}/${bucketFor(encrypted)}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: { ...auth, ...traceHeaders() } }),
       );
     },
   };

@@ -1,3 +1,4 @@
+import { traceHeaders } from '../../tracing/trace-context.ts';
 import * as z from 'zod';
 import type { Fetcher } from '../../net/fetcher.ts';
 import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
@@ -108,7 +109,7 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher): VcAdapter =
       res = await callUpstream('VC', () =>
         fetcher(`${base}${path}`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', ...traceHeaders() },
           body: JSON.stringify(body),
         }),
       );
