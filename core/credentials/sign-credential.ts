@@ -1,3 +1,4 @@
+import { metrics } from '../metrics/recorder.ts';
 import { AdapterError } from '../adapters/adapter-errors.ts';
 import type { EnvelopedCredential, StatusEntry, VcAdapter } from '../adapters/vc/vc-adapter.ts';
 import type { StatusPurpose } from '../settings/issuance-settings.ts';
@@ -39,6 +40,7 @@ export const signWithStatus = async (
   for (const purpose of input.purposes) {
     const entry = await adapter.mintStatus(input.issuerDid, purpose);
     assertOneBit(entry);
+    metrics().statusAllocation(purpose);
     statusEntries.push(entry);
   }
   const credential =

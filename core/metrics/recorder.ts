@@ -10,9 +10,13 @@ export interface MetricsRecorder {
   issuance(credentialType: string, outcome: 'issued' | 'refused' | 'failed'): void;
   /** One verification: `verified`, `not_verified` (checked to the end) or the failure code that stopped it. */
   verification(credentialType: string, outcome: string): void;
+  /** One status-list index allocated (minted) on the VC service for a credential, by purpose. */
+  statusAllocation(purpose: string): void;
+  /** One read of the schema or context cache: a hit, or a miss that fetches (or falls back to a bundled copy). */
+  documentCache(kind: string, hit: boolean): void;
 }
 
-const NO_METRICS: MetricsRecorder = { httpRequest: () => {}, issuance: () => {}, verification: () => {} };
+const NO_METRICS: MetricsRecorder = { httpRequest: () => {}, issuance: () => {}, verification: () => {}, statusAllocation: () => {}, documentCache: () => {} };
 
 let installed: MetricsRecorder = NO_METRICS;
 

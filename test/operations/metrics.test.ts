@@ -63,6 +63,11 @@ describe('metrics recorded by the domain (issuance, verification, HTTP by route)
     expect(sample(text, 'css_verifications_total', { outcome: 'DECRYPTION_FAILED' })).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', { route: '/api/v1/credentials', method: 'POST', status: '201' })).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', { route: '/api/v1/credentials/:id', method: 'GET', status: '200' })).toBe(1);
+    expect(sample(text, 'css_status_list_allocations_total', { purpose: 'revocation' })).toBe(1);
+    // The schema once (a miss); each context fetched once (misses) and then read from the cache (hits).
+    expect(sample(text, 'css_document_cache_reads_total', { kind: 'schema', result: 'miss' })).toBe(1);
+    expect(sample(text, 'css_document_cache_reads_total', { kind: 'context', result: 'miss' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'css_document_cache_reads_total', { kind: 'context', result: 'hit' })).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(issued.body.credentialId);
   });
 });
