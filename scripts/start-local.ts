@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEVELOPMENT_PLACEHOLDER_KEY } from '../core/settings/encryption-key.ts';
 import { startWorker } from '../consumers/worker.ts';
+import { readWorkerServiceName } from '../core/settings/worker-settings.ts';
 import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
 import { startWebServer } from '../functions/server.ts';
 import { startStorageServer } from '../storage-service/server.ts';
@@ -94,7 +95,8 @@ const stackEnv = {
   WORKER_HEARTBEAT_PATH: env.WORKER_HEARTBEAT_PATH ?? join(process.cwd(), '.data', 'worker-heartbeat'),
 };
 const web = await startWebServer(stackEnv, WEB_PORT);
-const worker = await startWorker(stackEnv, createLogger(parseLogLevel(env.LOG_LEVEL)));
+const workerLogger = createLogger(parseLogLevel(env.LOG_LEVEL), undefined, { base: { 'service.name': readWorkerServiceName(stackEnv) } });
+const worker = await startWorker(stackEnv, workerLogger);
 
 console.log(`
 Credential Support Service is running (local development)
@@ -123,10 +125,16 @@ let stopping = false;
 const stop = async () => {
   if (stopping) process.exit(1);
   stopping = true;
+  // First, and at once: Ctrl+C reaches the embedded PostgreSQL too, and a worker that knows it is stopping
+  // takes the connections the database cuts as expected (info), not as a failure (warn).
+  const workerStopped = worker.stop().then(
+    (outcome) => workerLogger.info('Worker stopped', { outcome }),
+    (error: unknown) => workerLogger.warn('Worker shutdown failed', { error: String(error) }),
+  );
   await web.close().catch(() => {});
   await storage.close().catch(() => {});
   await vc.close().catch(() => {});
-  await worker.stop().catch(() => {});
+  await workerStopped;
   await idp.close().catch(() => {});
   await postgres.stop().catch(() => {});
   process.exit(0);
