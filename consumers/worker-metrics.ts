@@ -25,6 +25,39 @@ export const readWorkerMetricsSettings = (env: EnvSource) => {
 
 const rowsOf = async <T extends Record<string, unknown>>(db: Database, query: ReturnType<typeof sql>) => (await db.execute<T>(query)) as unknown as T[];
 
+/**
+ * Seconds the oldest waiting work has waited: a batch with queued items (its items were queued when it was
+ * submitted; the open batches' index serves this) and a pending library verification run; 0 for none.
+ */
+export const oldestWaiting = async (db: Database): Promise<{ batch_item: number; library_run: number }> => {
+  const [row] = await rowsOf<{ batch_item: number; library_run: number }>(
+    db,
+    sql`select
+      coalesce((select extract(epoch from now() - min(created_at)) from credential_batches where state in ('QUEUED', 'RUNNING') and queued_count > 0), 0)::float8 as batch_item,
+      coalesce((select extract(epoch from now() - min(requested_at)) from verification_runs where state = 'PENDING'), 0)::float8 as library_run`,
+  );
+  return { batch_item: Number(row?.batch_item ?? 0), library_run: Number(row?.library_run ?? 0) };
+};
+
+/**
+ * The worker's health on the backlog, checked with each heartbeat: a warn line when the oldest waiting work
+ * passes BACKLOG_ALERT_SECONDS, an info line when it is back under (not once per heartbeat in between).
+ */
+export const backlogWatch = (db: Database, logger: Logger, env: EnvSource) => {
+  const { backlogAlertSeconds } = readWorkerMetricsSettings(env);
+  const behind = new Set<string>();
+  return async (): Promise<void> => {
+    for (const [kind, age] of Object.entries(await oldestWaiting(db))) {
+      if (age > backlogAlertSeconds && !behind.has(kind)) {
+        behind.add(kind);
+        logger.warn('Backlog: work waits longer than BACKLOG_ALERT_SECONDS', { kind, oldestSeconds: Math.round(age), backlogAlertSeconds });
+      } else if (age <= backlogAlertSeconds && behind.delete(kind)) {
+        logger.info('Backlog cleared', { kind, oldestSeconds: Math.round(age), backlogAlertSeconds });
+      }
+    }
+  };
+};
+
 /** Gauges read from the database at each scrape: queues, batch items by state, and the backlog. */
 const registerWorkerGauges = (registry: Registry, db: Database, backlogAlertSeconds: number) => {
   const queued = async () =>
@@ -64,22 +97,13 @@ const registerWorkerGauges = (registry: Registry, db: Database, backlogAlertSeco
       for (const row of rows) this.set({ state: row.state }, Number(row.count));
     },
   });
-  const oldestWaiting = async () => {
-    const [row] = await rowsOf<{ batch_item: number; library_run: number }>(
-      db,
-      sql`select
-        coalesce((select extract(epoch from now() - min(created_at)) from credential_batch_items where state = 'QUEUED'), 0)::float8 as batch_item,
-        coalesce((select extract(epoch from now() - min(requested_at)) from verification_runs where state = 'PENDING'), 0)::float8 as library_run`,
-    );
-    return { batch_item: Number(row?.batch_item ?? 0), library_run: Number(row?.library_run ?? 0) };
-  };
   new Gauge({
     name: 'css_backlog_oldest_seconds',
     help: 'Age of the oldest queued batch item and pending library verification run, in seconds',
     labelNames: ['kind'] as const,
     registers: [registry],
     async collect() {
-      for (const [kind, age] of Object.entries(await oldestWaiting())) this.set({ kind }, age);
+      for (const [kind, age] of Object.entries(await oldestWaiting(db))) this.set({ kind }, age);
     },
   });
   new Gauge({
@@ -88,7 +112,7 @@ const registerWorkerGauges = (registry: Registry, db: Database, backlogAlertSeco
     labelNames: ['kind'] as const,
     registers: [registry],
     async collect() {
-      for (const [kind, age] of Object.entries(await oldestWaiting())) this.set({ kind }, age > backlogAlertSeconds ? 1 : 0);
+      for (const [kind, age] of Object.entries(await oldestWaiting(db))) this.set({ kind }, age > backlogAlertSeconds ? 1 : 0);
     },
   });
 };

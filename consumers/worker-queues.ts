@@ -8,7 +8,7 @@ import type { WorkerSettings } from '../core/settings/worker-settings.ts';
 import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts';
 import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 import { JobsInFlight } from './jobs-in-flight.ts';
-import { startWorkerMetrics } from './worker-metrics.ts';
+import { backlogWatch, startWorkerMetrics } from './worker-metrics.ts';
 import type { RunningWorker, WorkerTimings } from './worker.ts';
 
 /** PostgreSQL's admin_shutdown / crash_shutdown / cannot_connect_now: the server is going away, not a fault of ours. */
@@ -55,7 +55,9 @@ export const startQueues = async (
   await ensureQueues(boss, queueDefinitions(settings), true);
   const jobs = createJobQueue(databaseUrl, logger);
 
+  const checkBacklog = backlogWatch(connection.deps.db, logger, env);
   const beat = async () => {
+    await checkBacklog().catch((error: unknown) => logger.warn('Backlog check failed', { error: String(error) }));
     try {
       await boss.getQueues();
       if (isWorkerAlive(activity(), settings.jobTimeoutSeconds, Date.now(), timings.fetchWindowMs)) await writeHeartbeat(settings.heartbeatPath);

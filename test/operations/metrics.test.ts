@@ -170,7 +170,7 @@ describe('/metrics of each process', () => {
       const tenantId = await insertTenant(handle.db);
       await insertBatch(handle.db, tenantId, ['QUEUED', 'QUEUED', 'FAILED'], { settle: false });
       // Queued an hour ago: a backlog by any alert threshold below that.
-      await handle.db.execute(sql`update credential_batch_items set created_at = now() - interval '1 hour' where state = 'QUEUED'`);
+      await handle.db.execute(sql`update credential_batches set created_at = now() - interval '1 hour'`);
     } finally {
       await handle.close();
     }
@@ -190,6 +190,10 @@ describe('/metrics of each process', () => {
       expect(text).toContain('# TYPE css_queue_depth gauge');
       expect(text).toContain('# TYPE css_queue_oldest_job_age_seconds gauge');
       expect((await fetch(`${url}/other`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+      // The worker's health says so too: one warn line at its first heartbeat (before it logged "Worker started").
+      expect(worker.logs().filter((line) => line.message.startsWith('Backlog:'))).toEqual([
+        expect.objectContaining({ level: 'warn', kind: 'batch_item', backlogAlertSeconds: 600 }),
+      ]);
     } finally {
       expect(await worker.stop('SIGTERM')).toBe(0);
     }
