@@ -10,13 +10,24 @@ import type { EnvSource } from '../core/settings/env-readers.ts';
 import { ConfigError } from '../core/errors.ts';
 import { refuseDashValues } from './batch-item-arguments.ts';
 import { EXIT, EXIT_CODES_HELP, UsageError, type CliCommand, type CliContext } from './command.ts';
+import { auditEncryptionCommand } from './commands/audit-encryption.ts';
 import { checkSettings } from './commands/check-settings.ts';
 import { inspectItemCommand } from './commands/inspect-item.ts';
 import { listUnknownItemsCommand } from './commands/list-unknown-items.ts';
 import { resolveItemCommand } from './commands/resolve-item.ts';
+import { rotateDidKeyCommand } from './commands/rotate-did-key.ts';
+import { rotateEncryptionKeyCommand } from './commands/rotate-encryption-key.ts';
 
 /** Every operator command, one module each in cli/commands/. */
-export const COMMANDS: readonly CliCommand[] = [checkSettings, listUnknownItemsCommand, inspectItemCommand, resolveItemCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  checkSettings,
+  listUnknownItemsCommand,
+  inspectItemCommand,
+  resolveItemCommand,
+  rotateEncryptionKeyCommand,
+  auditEncryptionCommand,
+  rotateDidKeyCommand,
+];
 
 export interface CliIo {
   out(text: string): void;
@@ -34,7 +45,7 @@ export const runCli = async (argv: string[], env: EnvSource, io: CliIo = process
     note: (line) => io.err(`${line}\n`),
     deps: async () => {
       const log = readLogSettings(env);
-      const logger = createLogger(log.level, (line) => io.err(`${line}\n`), { redact: log.redact });
+      const logger = createLogger(log.level, (line) => io.err(`${line}\n`), { base: { 'service.name': 'css-operator' }, redact: log.redact });
       connection ??= connectNodeDeps(env, readCliSettings(env, (m) => logger.warn(m)), { logger, poolMax: 2 });
       return connection.deps;
     },

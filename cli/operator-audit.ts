@@ -12,12 +12,12 @@ const operatorName = (env: Record<string, string | undefined>): string => {
 };
 
 /**
- * The audit line of a batch recovery command, at warn so that it is written at every log level
+ * The audit line of an operator command (batch recovery, key rotation and audit), at warn so that it is written at every log level
  * but error. Who, which item, why, and what came of it; never an item's request.
  */
 export const auditOperatorAction = (
   logger: Logger,
   env: Record<string, string | undefined>,
-  command: 'inspect-item' | 'resolve-item' | 'list-unknown-items',
+  command: 'inspect-item' | 'resolve-item' | 'list-unknown-items' | 'rotate-encryption-key' | 'audit-encryption' | 'rotate-did-key',
   fields: Record<string, unknown>,
 ): void => logger.warn(`Operator ${command}`, { audit: true, operator: operatorName(env), command, ...fields });

@@ -1,3 +1,4 @@
+import { inSpan, underTraceContext } from '../core/tracing/trace-context.ts';
 import type { PgBoss } from 'pg-boss';
 import { errorFields } from '../core/logging/error-fields.ts';
 import type { Deps } from '../core/deps.ts';
@@ -43,9 +44,15 @@ export interface Consumer<Q extends QueueName = QueueName> {
 /** Typed constructor, so `handle` sees its queue's payload type. */
 export const defineConsumer = <Q extends QueueName>(consumer: Consumer<Q>): Consumer<Q> => consumer;
 
-/** Runs one job through its consumer: the payload is parsed first, so a malformed job fails naming the field. */
-export const consume = async <Q extends QueueName>(consumer: Consumer<Q>, deps: WorkerDeps, id: string, data: unknown): Promise<void> =>
-  consumer.handle(deps, { id, payload: parseJobPayload(consumer.queue, data) });
+/**
+ * Runs one job through its consumer: the payload is parsed first, so a malformed job fails naming the field.
+ * The producer's trace context (`traceparent`, `tracestate` beside the payload) makes the job a span of its trace.
+ */
+export const consume = async <Q extends QueueName>(consumer: Consumer<Q>, deps: WorkerDeps, id: string, data: unknown): Promise<void> => {
+  const { traceparent, tracestate, ...payload } = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+  const parsed = parseJobPayload(consumer.queue, data && typeof data === 'object' ? payload : data);
+  return underTraceContext({ traceparent, tracestate }, () => inSpan(`job ${consumer.queue}`, () => consumer.handle(deps, { id, payload: parsed }), { 'css.job_id': id }));
+};
 
 /** Subscribes each consumer to its queue, one job at a time per worker, `concurrency` workers per consumer; `inFlight` sees every job start and end. */
 export const registerConsumers = async (

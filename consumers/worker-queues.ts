@@ -1,3 +1,4 @@
+import { startTracing } from '../core/service-kit/tracing.ts';
 import { PgBoss } from 'pg-boss';
 import { errorFields } from '../core/logging/error-fields.ts';
 import type { Logger } from '../core/logging/logger.ts';
@@ -8,6 +9,7 @@ import type { WorkerSettings } from '../core/settings/worker-settings.ts';
 import { registerConsumers, scheduleSweeps, type Consumer } from './consumer.ts';
 import { isWorkerAlive, writeHeartbeat, type ConsumerActivity } from './heartbeat.ts';
 import { JobsInFlight } from './jobs-in-flight.ts';
+import { backlogWatch, startWorkerMetrics } from './worker-metrics.ts';
 import type { RunningWorker, WorkerTimings } from './worker.ts';
 
 /** PostgreSQL's admin_shutdown / crash_shutdown / cannot_connect_now: the server is going away, not a fault of ours. */
@@ -39,6 +41,7 @@ export const startQueues = async (
   consumers: readonly Consumer[],
   timings: WorkerTimings,
 ): Promise<RunningWorker> => {
+  const tracing = startTracing(env, settings.serviceName);
   const connection = connectNodeDeps(env, settings, { databaseUrl, logger, poolMax: 4 });
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'css-worker' });
   let stopping = false;
@@ -57,7 +60,9 @@ export const startQueues = async (
   await ensureQueues(boss, queueDefinitions(settings), true);
   const jobs = createJobQueue(databaseUrl, logger);
 
+  const checkBacklog = backlogWatch(connection.deps.db, logger, env);
   const beat = async () => {
+    await checkBacklog().catch((error: unknown) => logger.warn('Backlog check failed', { error: String(error) }));
     try {
       await boss.getQueues();
       if (isWorkerAlive(activity(), settings.jobTimeoutSeconds, Date.now(), timings.fetchWindowMs)) await writeHeartbeat(settings.heartbeatPath);
@@ -70,6 +75,7 @@ export const startQueues = async (
   await scheduleSweeps(boss, settings, consumers);
   await beat();
   const timer = setInterval(beat, timings.heartbeatEveryMs);
+  const metricsEndpoint = await startWorkerMetrics(env, connection.deps.db, logger, settings.serviceName);
   logger.info('Worker started', { queues: queueDefinitions(settings).map((q) => q.name), consumers: consumers.map((c) => c.queue) });
 
   return {
@@ -90,6 +96,8 @@ export const startQueues = async (
         return 'abandoned';
       }
       await boss.stop({ graceful: true, timeout: 1000 });
+      await metricsEndpoint?.close();
+      await tracing?.shutdown();
       await jobs.close();
       await connection.close();
       return 'drained';

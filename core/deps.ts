@@ -8,6 +8,8 @@ import type { EnvSource } from './settings/env-readers.ts';
 /** What every process's settings carry (web, worker and CLI settings all extend it). */
 export interface DepsSettings {
   dataEncryptionKey: string;
+  /** DATA_ENCRYPTION_KEY_PREVIOUS: only while a key rotation is under way. */
+  previousDataEncryptionKey?: string;
   allowPrivateUrls: boolean;
 }
 
@@ -39,7 +41,7 @@ export const buildSharedDeps = <S extends DepsSettings>(env: EnvSource, settings
   return {
     settings,
     logger: options.logger ?? createLogger(parseLogLevel(env.LOG_LEVEL)),
-    secretBox: new SecretBox(settings.dataEncryptionKey),
+    secretBox: new SecretBox(settings.dataEncryptionKey, settings.previousDataEncryptionKey),
     fetcher: options.fetcher ?? createFetcher({ allowPrivate: settings.allowPrivateUrls, userAgent: readUserAgent(env.RI_HTTP_USER_AGENT) }),
   };
 };

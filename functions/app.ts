@@ -1,3 +1,5 @@
+import { recordHttpMetrics } from './platform/http-metrics.ts';
+import { traceRequest } from './platform/request-trace.ts';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { authApp } from './auth/index.ts';
 import { healthApp } from './health/index.ts';
@@ -65,6 +67,7 @@ const sharedPrefixGroups = [['/credentials', credentialStatusApp]] as const;
 /** The whole web API composed from its groups (Node entry, tests, container). */
 export const buildApp = (provideServices: ServicesProvider) => {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook, router: new PartitionedRouter(API_PREFIX) });
+  app.use('*', traceRequest, recordHttpMetrics);
   applyPlatform(app, provideServices, API_PREFIX, { publicPaths: isPublicApiPath });
   app.route('/api/health', healthApp);
   app.route('/auth', authApp);

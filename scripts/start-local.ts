@@ -1,4 +1,5 @@
 import { startWorker } from '../consumers/worker.ts';
+import { readWorkerServiceName } from '../core/settings/worker-settings.ts';
 import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
 import { startWebServer } from '../functions/server.ts';
 import { startLocalServices, stopOnSignals } from './local-stack.ts';
@@ -10,8 +11,18 @@ import { startLocalServices, stopOnSignals } from './local-stack.ts';
  */
 const services = await startLocalServices(process.env);
 const web = await startWebServer(services.env, services.webPort);
-const worker = await startWorker(services.env, createLogger(parseLogLevel(process.env.LOG_LEVEL)));
+const workerLogger = createLogger(parseLogLevel(process.env.LOG_LEVEL), undefined, { base: { 'service.name': readWorkerServiceName(services.env) } });
+const worker = await startWorker(services.env, workerLogger);
 
 console.log(services.banner('local development', []));
 
-stopOnSignals(services, [() => web.close(), () => worker.stop()]);
+// The worker first, and at once: Ctrl+C reaches the embedded PostgreSQL too, and a worker that knows it is
+// stopping takes the connections the database cuts as expected (info), not as a failure (warn).
+stopOnSignals(services, [
+  () =>
+    worker.stop().then(
+      (outcome) => workerLogger.info('Worker stopped', { outcome }),
+      (error: unknown) => workerLogger.warn('Worker shutdown failed', { error: String(error) }),
+    ),
+  () => web.close(),
+]);

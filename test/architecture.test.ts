@@ -23,6 +23,8 @@ const CORE_LEAF_UTILITIES = [
   'core/net/edge-guarded-fetch.ts',
   'core/net/fetcher.ts',
   'core/net/public-url.ts',
+  'core/service-kit/metrics-endpoint.ts',
+  'core/service-kit/tracing.ts',
 ];
 const PRODUCT_FOLDERS = ['functions/', 'consumers/', 'cli/', 'core/', 'db/'];
 /** scripts/ (the local stack) may start the separate services; test/ may reach everything. */

@@ -139,6 +139,8 @@ export const buildVcApp = (deps: VcAppDeps) => {
       }
       return identifiers.find({ alias: body.alias as string | undefined, provider: body.provider as string | undefined });
     },
+    /** Ours, not Veramo's: a new signing key for a DID held here; the old keys stay in its document for verifying. */
+    didManagerRotateKey: async (body) => (await identifiers.rotateKey(requiredText(body, 'did'))) ?? Promise.reject(notFoundError('Identifier not found')),
     didManagerDelete: async (body) => (await identifiers.delete(requiredText(body, 'did'))) || Promise.reject(notFoundError('Identifier not found')),
     resolveDid: async (body) => {
       const did = requiredText(body, 'didUrl').split(/[#?]/)[0]!;

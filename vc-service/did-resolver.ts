@@ -15,7 +15,7 @@ const MAX_REMOTE_ENTRIES = 1000;
  * did:web over HTTPS through the bounded fetcher, reused for `cacheSeconds`.
  */
 export const createDidResolver = (deps: { identifiers: IdentifierStore; fetchDocument: DocumentFetcher; cacheSeconds: number }) => {
-  const own = new Map<string, { publicKeyHex: string; document: Record<string, unknown> }>();
+  const own = new Map<string, { publicKeyHexes: string; document: Record<string, unknown> }>();
   const remote = new Map<string, { document: Record<string, unknown>; expires: number }>();
 
   const remember = (did: string, document: Record<string, unknown>) => {
@@ -30,9 +30,10 @@ export const createDidResolver = (deps: { identifiers: IdentifierStore; fetchDoc
       const key = await deps.identifiers.signingKey(did);
       if (key) {
         const cached = own.get(did);
-        if (cached?.publicKeyHex === key.publicKeyHex) return { document: cached.document };
-        const document = didDocument(did, [key.publicKeyHex]);
-        own.set(did, { publicKeyHex: key.publicKeyHex, document });
+        const publicKeyHexes = key.publicKeyHexes.join(',');
+        if (cached?.publicKeyHexes === publicKeyHexes) return { document: cached.document };
+        const document = didDocument(did, key.publicKeyHexes);
+        own.set(did, { publicKeyHexes, document });
         return { document };
       }
       own.delete(did);

@@ -46,8 +46,8 @@ export const didOfDocumentRequest = (hostHeader: string, pathSegments: string[])
 
 export const ed25519Jwk = (publicKeyHex: string) => ({ kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKeyHex, 'hex').toString('base64url') });
 
-/** The verification method id our JWS `kid` names (contract C.2). */
-export const signingKid = (did: string, publicKeyHex: string) => `${did}#${publicKeyHex}-JsonWebKey-key-0`;
+/** The verification method id our JWS `kid` names (contract C.2): the `JsonWebKey` method of the key at `index` in the document. */
+export const signingKid = (did: string, publicKeyHex: string, index = 0) => `${did}#${publicKeyHex}-JsonWebKey-key-${index}`;
 
 /** Ed25519 public key as multibase (base58btc of the multicodec 0xed01 prefix plus the key). */
 const ed25519Multibase = (publicKeyHex: string) => base58btc.encode(Uint8Array.from([0xed, 0x01, ...Buffer.from(publicKeyHex, 'hex')]));

@@ -42,7 +42,7 @@ const isolateFor = (env: EnvSource) => {
     isolate = {
       env,
       settings,
-      vault: createKeyVault(settings.keyEncryptionKey),
+      vault: createKeyVault(settings.keyEncryptionKey, settings.previousKeyEncryptionKey),
       fetchDocument: createFetchDocumentFetcher({ allowPrivate: settings.allowPrivateDidHosts }),
       // Other issuers' status lists, through the same address guard as on Node (runtime fetch at the edge).
       fetchStatusList: createEdgeGuardedFetch({ allowPrivate: settings.allowPrivateDidHosts, userAgent: 'CredentialSupportService-VC/1.0' }),

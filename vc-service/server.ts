@@ -1,8 +1,10 @@
+import { startTracing, withTracing } from '../core/service-kit/tracing.ts';
+import { createMetricsRegistry, readMetricsToken, withMetrics } from '../core/service-kit/metrics-endpoint.ts';
 import { serve } from '@hono/node-server';
 import cluster from 'node:cluster';
 import postgres from 'postgres';
 import { ConfigError } from '../core/errors.ts';
-import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
+import { createLogger, parseLogLevel, serviceNameOf } from '../core/logging/logger.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { readWorkerCount, stopOnSignals, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 import { buildVcApp } from './app.ts';
@@ -14,6 +16,9 @@ import { createIdentifierStore } from './identifiers.ts';
 import { createKeyVault } from './key-vault.ts';
 import { readVcSettings, type VcSettings } from './settings.ts';
 import { createStatusLists } from './status-lists.ts';
+
+/** The VC service's `service.name` unless OTEL_SERVICE_NAME names it. */
+export const VC_SERVICE_NAME = 'credential-support-vc-service';
 
 /** Connections per process: enough for 10 concurrent requests with a transaction each. */
 const POOL_SIZE = 10;
@@ -27,10 +32,11 @@ export const startVcServer = async (
   options: { hostname?: string; settings?: VcSettings; fetchDocument?: DocumentFetcher } = {},
 ) => {
   const settings = options.settings ?? readVcSettings(env);
-  const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
+  const logger = createLogger(parseLogLevel(env.LOG_LEVEL), undefined, { base: { 'service.name': serviceNameOf(env, VC_SERVICE_NAME) } });
+  const tracing = startTracing(env, serviceNameOf(env, VC_SERVICE_NAME));
   const sql = postgres(settings.databaseUrl, { max: POOL_SIZE, onnotice: () => {} });
   await migrateVcSchema(sql);
-  const identifiers = createIdentifierStore(sql, createKeyVault(settings.keyEncryptionKey), logger);
+  const identifiers = createIdentifierStore(sql, createKeyVault(settings.keyEncryptionKey, settings.previousKeyEncryptionKey), logger);
   await identifiers.listen();
   const fetchDocument = options.fetchDocument ?? createDocumentFetcher({ allowPrivate: settings.allowPrivateDidHosts });
   const resolver = createDidResolver({ identifiers, fetchDocument, cacheSeconds: settings.didCacheSeconds });
@@ -39,7 +45,8 @@ export const startVcServer = async (
   // Other services' status lists: the main API's guarded fetch, private hosts only where did:web may reach them.
   const fetchStatusList = createGuardedFetch({ allowPrivate: settings.allowPrivateDidHosts, userAgent: 'CredentialSupportService-VC/1.0' });
   const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, fetchStatusList, logger });
-  const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
+  const metricsRegistry = createMetricsRegistry(serviceNameOf(env, VC_SERVICE_NAME));
+  const server = serve({ fetch: withTracing(withMetrics(app.fetch, metricsRegistry, readMetricsToken(env)), tracing), port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   await new Promise<void>((done) => server.once('listening', () => done()));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.port;
@@ -50,6 +57,8 @@ export const startVcServer = async (
     close: async () => {
       await new Promise<void>((done) => server.close(() => done()));
       await sql.end({ timeout: 5 });
+      await tracing?.shutdown();
+      logger.info('VC service stopped', { pid: process.pid });
     },
   };
 };
@@ -67,7 +76,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const sql = postgres(settings.databaseUrl, { max: 1, onnotice: () => {} });
       await migrateVcSchema(sql);
       await sql.end();
-      superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL)), 'VC');
+      superviseWorkers(workers, createLogger(parseLogLevel(process.env.LOG_LEVEL), undefined, { base: { 'service.name': serviceNameOf(process.env, VC_SERVICE_NAME) } }), 'VC');
     } else {
       const service = await startVcServer(process.env, { settings });
       stopOnSignals(service);

@@ -1,8 +1,6 @@
 import { CompactSign } from 'jose';
-import { signingKid } from './did-web.ts';
 import { asObject, invalidArgument } from './errors.ts';
-import type { IdentifierStore } from './identifiers.ts';
-import type { Ed25519Key } from './key-vault.ts';
+import type { IdentifierStore, SigningKey } from './identifiers.ts';
 
 export interface EnvelopedCredential {
   '@context': unknown;
@@ -14,12 +12,12 @@ const encoder = new TextEncoder();
 
 /**
  * Enveloped VC-JOSE (contract C.2): the VC JSON as the JWS payload, protected header
- * `{alg: EdDSA, kid: <did>#<pubhex>-JsonWebKey-key-0, cty: vc, typ: vc+jwt}`, wrapped as
+ * `{alg: EdDSA, kid: <did>#<pubhex>-JsonWebKey-key-<n>, cty: vc, typ: vc+jwt}` (n: the signing key's place in the document), wrapped as
  * `data:application/vc+jwt,<JWS>`.
  */
-export const envelope = async (credential: Record<string, unknown>, did: string, key: Ed25519Key): Promise<EnvelopedCredential> => {
+export const envelope = async (credential: Record<string, unknown>, did: string, key: SigningKey): Promise<EnvelopedCredential> => {
   const jws = await new CompactSign(encoder.encode(JSON.stringify(credential)))
-    .setProtectedHeader({ alg: 'EdDSA', kid: signingKid(did, key.publicKeyHex), cty: 'vc', typ: 'vc+jwt' })
+    .setProtectedHeader({ alg: 'EdDSA', kid: key.methodId, cty: 'vc', typ: 'vc+jwt' })
     .sign(key.privateKey);
   return { '@context': credential['@context'], type: 'EnvelopedVerifiableCredential', id: `data:application/vc+jwt,${jws}` };
 };

@@ -55,12 +55,20 @@ type Step = { item: BatchItemRow; token: string } | 'done';
  * must end (out of time, or the worker stopping), queue a continuation, else start the next due
  * item in index order, else schedule a continuation for deferred retries, else settle.
  */
+/** Settles the batch when its work is done, logging the settlement (ids and counts) at info. */
+const settleAndLog = async (deps: BatchWorkDeps, tx: Queryable, batch: BatchRow) => {
+  const settled = await settleIfDone(tx, batch, deps.policy.retentionDays);
+  if (!settled) return;
+  const { id: batchId, tenantId, correlationId, state, itemCount, issuedCount, failedCount, unknownCount, cancelledCount } = settled;
+  deps.logger.info('Batch settled', { batchId, tenantId, correlationId, state, itemCount, issuedCount, failedCount, unknownCount, cancelledCount });
+};
+
 const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, batchId: string, mustEnd: boolean): Promise<Step> =>
   deps.db.transaction(async (tx) => {
     const batch = await lockTenantBatch(tx, tenantId, batchId);
     if (!batch || batch.claimToken !== claim) return 'done';
     if (batch.cancelRequestedAt) {
-      await settleIfDone(tx, batch, deps.policy.retentionDays);
+      await settleAndLog(deps, tx, batch);
       return 'done';
     }
     if (mustEnd) {
@@ -87,7 +95,7 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
         .from(credentialBatchItems)
         .where(and(eq(credentialBatchItems.batchId, batch.id), eq(credentialBatchItems.state, 'QUEUED')));
       if (deferred?.at) await enqueueContinuation(deps, tx, batch, deferred.at);
-      else await settleIfDone(tx, batch, deps.policy.retentionDays);
+      else await settleAndLog(deps, tx, batch);
       return 'done';
     }
     const token = randomToken(16);

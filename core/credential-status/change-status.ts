@@ -75,6 +75,10 @@ export const changeStatus = async (deps: StatusDeps, change: StatusChange) => {
   const since = claimed.pendingSince!;
   const deadline = claimed.pendingDeadline!.getTime();
 
+  const changed = (row: StatusEntryRow) => {
+    logger.info('Credential status changed', { ...context, tenantId: change.tenantId, version: row.version });
+    return changeResult(row);
+  };
   const settle = async (observed: boolean) => {
     let row: StatusEntryRow | undefined;
     try {
@@ -97,11 +101,11 @@ export const changeStatus = async (deps: StatusDeps, change: StatusChange) => {
       logger.warn('VC service acknowledged a status change its list does not show', { ...context, observed });
       throw statusError('STATUS_OUTCOME_MISMATCH');
     }
-    return changeResult(row);
+    return changed(row);
   }
   if (readBack.ok) {
     const row = await settle(readBack.value);
-    if (readBack.value === change.value) return changeResult(row);
+    if (readBack.value === change.value) return changed(row);
     logger.warn('VC service did not change the status bit', { ...context, reason: set.reason, detail: set.detail });
     throw statusError(UNCHANGED[set.reason]);
   }

@@ -1,3 +1,4 @@
+import { metrics } from '../metrics/recorder.ts';
 import { TtlCache } from '../cache/ttl-cache.ts';
 import { GuardedFetchError, type Fetcher } from '../net/fetcher.ts';
 import { cacheMaxEntries, type DocumentSettings } from '../settings/document-settings.ts';
@@ -75,6 +76,7 @@ export const createDocumentSource = (fetcher: Fetcher, settings: DocumentSetting
     get(url: string, kind: DocumentKind): Promise<unknown> {
       const cache = caches[kind];
       const cached = cache.get(url);
+      metrics().documentCache(kind, cached !== undefined);
       if (cached) return cached;
       const pending = obtain(url, kind);
       cache.set(url, pending);

@@ -1,3 +1,6 @@
+import { ApiError } from '../errors.ts';
+import { metrics } from '../metrics/recorder.ts';
+import { inSpan } from '../tracing/trace-context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { upstreamDidNothing } from '../adapters/adapter-errors.ts';
 import { adapterFailure } from '../adapters/adapter-failure.ts';
@@ -79,7 +82,7 @@ const recordUnusedEntries = (deps: IssuanceDeps, issuerDid: string, entries: Sta
  * discarded, its status entries logged as unused); a credential signed but not recorded leaves a warn
  * log line, and a stored copy whose record could not be written is removed.
  */
-export const issueCredential = async (
+const issueCredentialSteps = async (
   deps: IssuanceDeps,
   tenantId: string,
   request: IssuanceRequest,
@@ -97,7 +100,7 @@ export const issueCredential = async (
   const storageRead = startedEarly(resolveStorageInstance(deps.db, tenantId, request.storage.serviceInstanceId, STORAGE_FIELD));
   const entitiesRead = entityLinksOrWarning(deps, tenantId, payload);
   const dataModel = await dataModelRead;
-  const { warnings } = await validateCredentialPayload({ db: deps.db, payloadChecks: deps.payloadChecks }, { tenantId, dataModel, payload });
+  const { warnings } = await inSpan('issuance.validate', () => validateCredentialPayload({ db: deps.db, payloadChecks: deps.payloadChecks }, { tenantId, dataModel, payload }));
   warnings.push(...validityWarnings(payload));
   const issuer = await issuerRead;
   const storageInstance = await storageRead;
@@ -132,7 +135,7 @@ export const issueCredential = async (
   const externalId = crypto.randomUUID();
   let stored: StoredDocument;
   try {
-    stored = await storage.storeJson(signed.enveloped as unknown as Record<string, unknown>, { encrypt: encrypted, id: externalId });
+    stored = await inSpan('issuance.store', () => storage.storeJson(signed.enveloped as unknown as Record<string, unknown>, { encrypt: encrypted, id: externalId }));
   } catch (error) {
     const failure = adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'store the credential' });
     // Refused, or the storage service answered an error: nothing was stored, and the signed copy
@@ -152,7 +155,7 @@ export const issueCredential = async (
     const { details, problems } = extractCredentialDetails(signed.decoded);
     if (problems.length) warnings.push({ code: 'DETAILS_EXTRACTION_FAILED', message: `Some details of the credential could not be read: ${problems.join('; ')}` });
     const wrappedDecryptionKey = stored.decryptionKey ? await deps.box.encrypt(stored.decryptionKey) : null;
-    credentialId = await deps.db.transaction(async (tx) => {
+    credentialId = await inSpan('issuance.record', () => deps.db.transaction(async (tx) => {
       const id = await insertIssuedCredential(tx, {
         tenantId,
         credentialType: request.credentialType,
@@ -178,7 +181,7 @@ export const issueCredential = async (
       if (options.idempotencyClaimId) await attachClaimRecord(tx, options.idempotencyClaimId, id);
       if (options.onRecorded) await options.onRecorded(tx, id);
       return id;
-    });
+    }));
   } catch (error) {
     deps.logger.warn('A credential was signed and stored but could not be recorded; removing the stored copy', { ...trace, storageUri: stored.uri });
     try {
@@ -189,16 +192,17 @@ export const issueCredential = async (
     throw markDispatched(error);
   }
 
-  if (request.publishing?.publish) {
-    const published = await publishCredential(deps, {
+  const publishing = request.publishing;
+  if (publishing?.publish) {
+    const published = await inSpan('issuance.publish', () => publishCredential(deps, {
       tenantId,
-      options: request.publishing,
+      options: publishing,
       entities,
       dataModelName: dataModel.name,
       coreCredentialType: coreTypeOf(dataModel.core.credentialType),
       stored: { uri: stored.uri, digestMultibase: stored.digestMultibase, encrypted, ...(keyInLink ? { decryptionKey: stored.decryptionKey } : {}) },
       appUrl: deps.appUrl,
-    });
+    }));
     warnings.push(...published.warnings);
     if (published.resolverUri !== undefined) {
       try {
@@ -210,4 +214,17 @@ export const issueCredential = async (
     }
   }
   return { credentialId, warnings };
+};
+
+/** Counted for `/metrics` by outcome, and logged at info once recorded (ids only, never the payload). */
+export const issueCredential: typeof issueCredentialSteps = async (deps, tenantId, request, options = {}) => {
+  try {
+    const result = await inSpan('issuance', () => issueCredentialSteps(deps, tenantId, request, options), { 'css.credential_type': request.credentialType });
+    metrics().issuance(request.credentialType, 'issued');
+    deps.logger.info('Credential issued', { correlationId: deps.correlationId, tenantId, credentialId: result.credentialId, credentialType: request.credentialType });
+    return result;
+  } catch (error) {
+    metrics().issuance(request.credentialType, error instanceof ApiError && error.status < 500 ? 'refused' : 'failed');
+    throw error;
+  }
 };

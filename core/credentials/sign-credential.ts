@@ -1,3 +1,4 @@
+import { metrics } from '../metrics/recorder.ts';
 import { AdapterError } from '../adapters/adapter-errors.ts';
 import type { EnvelopedCredential, StatusEntry, VcAdapter } from '../adapters/vc/vc-adapter.ts';
 import type { StatusPurpose } from '../settings/issuance-settings.ts';
@@ -48,6 +49,7 @@ export const signWithStatus = async (
     const entry = await adapter.mintStatus(input.issuerDid, purpose);
     input.onMinted?.(entry);
     assertOneBit(entry);
+    metrics().statusAllocation(purpose);
     statusEntries.push(entry);
   }
   const credential =

@@ -1,7 +1,12 @@
 import { TtlCache } from '../cache/ttl-cache.ts';
 import { base64UrlToBytes, bytesToBase64Url, hexToBytes } from './encoding.ts';
 
-const FORMAT = 'v1';
+/** Sealed before key ids existed: `v1.<iv>.<body>`. Still opened (by the current key, then the previous). */
+const LEGACY_FORMAT = 'v1';
+/** `v2.<key id>.<iv>.<body>`: the key id names the key, so opening never tries keys in turn. */
+const FORMAT = 'v2';
+/** Separates the key-id digest from any other use of the key's bytes. */
+const KEY_ID_LABEL = new TextEncoder().encode('credential-support-service data key id\0');
 /**
  * Opened service configs are kept this long, at most this many per box: a sealed text always opens to the
  * same value (a changed config is sealed anew, with a fresh IV), so nothing kept can go stale.
@@ -17,38 +22,100 @@ const deepFreeze = <T>(value: T): T => {
   return value;
 };
 
+interface SealingKey {
+  id: string;
+  key: CryptoKey;
+}
+
 /**
- * AES-256-GCM encryption of secrets at rest (service configs, refresh tokens) with
- * DATA_ENCRYPTION_KEY. Output: `v1.<iv>.<ciphertext+tag>` in base64url; a fresh 12-byte IV per value.
- * The CryptoKey is imported once per box, not per call.
+ * A key's public name: the first 8 bytes of SHA-256 over a label and the key, base64url. Naming a 256-bit
+ * key by a digest reveals nothing usable about it; it lets an audit count values per key.
+ */
+export const dataKeyId = async (keyHex: string): Promise<string> => {
+  const key = hexToBytes(keyHex);
+  const input = new Uint8Array(KEY_ID_LABEL.length + key.length);
+  input.set(KEY_ID_LABEL);
+  input.set(key, KEY_ID_LABEL.length);
+  return bytesToBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', input)).subarray(0, 8));
+};
+
+const importSealingKey = async (keyHex: string): Promise<SealingKey> => ({
+  id: await dataKeyId(keyHex),
+  key: await crypto.subtle.importKey('raw', hexToBytes(keyHex), 'AES-GCM', false, ['encrypt', 'decrypt']),
+});
+
+/** The key a sealed value names: its key id, `legacy` for a value sealed before key ids, `unreadable` for anything else. */
+export const sealedKeyId = (sealed: string): string => {
+  const parts = sealed.split('.');
+  if (parts[0] === FORMAT && parts.length === 4 && parts[1]) return parts[1];
+  if (parts[0] === LEGACY_FORMAT && parts.length === 3) return 'legacy';
+  return 'unreadable';
+};
+
+/**
+ * AES-256-GCM encryption of secrets at rest (service configs, refresh tokens, storage keys, batch
+ * requests) with DATA_ENCRYPTION_KEY. Output: `v2.<key id>.<iv>.<ciphertext+tag>` in base64url; a fresh
+ * 12-byte IV per value. During a key rotation the box also holds DATA_ENCRYPTION_KEY_PREVIOUS: it seals
+ * only with the current key and opens a value with the key its id names.
+ * The CryptoKeys are imported once per box, not per call.
  */
 export class SecretBox {
-  readonly #key: Promise<CryptoKey>;
+  readonly #current: Promise<SealingKey>;
+  readonly #previous: Promise<SealingKey> | undefined;
   readonly #openedConfigs = new TtlCache<unknown>(OPENED_CONFIG_MS, OPENED_CONFIGS_MAX);
 
-  constructor(keyHex: string) {
-    this.#key = crypto.subtle.importKey('raw', hexToBytes(keyHex), 'AES-GCM', false, ['encrypt', 'decrypt']);
+  constructor(keyHex: string, previousKeyHex?: string) {
+    this.#current = importSealingKey(keyHex);
+    this.#previous = previousKeyHex ? importSealingKey(previousKeyHex) : undefined;
+  }
+
+  /** The id of the key new values are sealed with. */
+  async currentKeyId(): Promise<string> {
+    return (await this.#current).id;
+  }
+
+  /** The id of the previous key, when the box holds one (a rotation is under way). */
+  async previousKeyId(): Promise<string | undefined> {
+    return (await this.#previous)?.id;
   }
 
   async encrypt(plaintext: string): Promise<string> {
+    const { id, key } = await this.#current;
     const iv = crypto.getRandomValues(new Uint8Array(12));
-    const sealed = await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv },
-      await this.#key,
-      new TextEncoder().encode(plaintext),
-    );
-    return `${FORMAT}.${bytesToBase64Url(iv)}.${bytesToBase64Url(new Uint8Array(sealed))}`;
+    const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(plaintext));
+    return `${FORMAT}.${id}.${bytesToBase64Url(iv)}.${bytesToBase64Url(new Uint8Array(sealed))}`;
   }
 
-  /** Throws when the value was sealed with another key or was tampered with. */
+  /** Throws when the value was sealed with a key this box does not hold, or was tampered with. */
   async decrypt(sealed: string): Promise<string> {
-    const [format, iv, body] = sealed.split('.');
-    if (format !== FORMAT || !iv || !body) throw new Error('Unrecognised ciphertext format');
-    const plain = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: base64UrlToBytes(iv) },
-      await this.#key,
-      base64UrlToBytes(body),
-    );
+    const parts = sealed.split('.');
+    if (parts[0] === FORMAT && parts.length === 4) {
+      const key = await this.#keyNamed(parts[1]!);
+      if (!key) throw new Error('Sealed under a key this process does not hold');
+      return this.#open(key, parts[2]!, parts[3]!);
+    }
+    if (parts[0] === LEGACY_FORMAT && parts.length === 3 && parts[1] && parts[2]) {
+      const [iv, body] = [parts[1], parts[2]];
+      const previous = await this.#previous;
+      try {
+        return await this.#open(await this.#current, iv, body);
+      } catch (error) {
+        if (!previous) throw error;
+        return this.#open(previous, iv, body);
+      }
+    }
+    throw new Error('Unrecognised ciphertext format');
+  }
+
+  async #keyNamed(id: string): Promise<SealingKey | undefined> {
+    const current = await this.#current;
+    if (current.id === id) return current;
+    const previous = await this.#previous;
+    return previous?.id === id ? previous : undefined;
+  }
+
+  async #open({ key }: SealingKey, iv: string, body: string): Promise<string> {
+    const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: base64UrlToBytes(iv) }, key, base64UrlToBytes(body));
     return new TextDecoder().decode(plain);
   }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { pgErrorCode } from '../db-errors.ts';
+import { traceHeaders } from '../tracing/trace-context.ts';
 import { parseJobPayload, type Job } from './payloads.ts';
 import type { QueueName } from './queues.ts';
 
@@ -51,7 +52,8 @@ export const sqlJobQueue = (): JobQueue => {
   };
   return {
     enqueue: async (tx, job, options = {}) => {
-      const payload = parseJobPayload(job.queue, job.payload);
+      // The producer's trace context rides along (`traceparent`, none when tracing is off): the job continues its trace.
+      const payload = { ...parseJobPayload(job.queue, job.payload), ...traceHeaders() };
       const table = await tableOf(tx, job.queue);
       const boss = sql.identifier(BOSS_SCHEMA);
       const startAfter = options.startAfter ? options.startAfter.toISOString() : null;

@@ -42,5 +42,8 @@ export const createLogger = (
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 };
 
+/** `service.name` on every line of a process: OTEL_SERVICE_NAME, else the process's own default. */
+export const serviceNameOf = (env: Record<string, string | undefined>, fallback: string): string => env.OTEL_SERVICE_NAME?.trim() || fallback;
+
 export const parseLogLevel = (raw: string | undefined): LogLevel =>
   raw === 'debug' || raw === 'warn' || raw === 'error' ? raw : 'info';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEVELOPMENT_PLACEHOLDER_KEY, readDataEncryptionKey } from './encryption-key.ts';
+import { readWorkerSettings } from './worker-settings.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readWebSettings } from './web-settings.ts';
 
@@ -24,6 +25,20 @@ describe('DATA_ENCRYPTION_KEY', () => {
     expect(() => readDataEncryptionKey({ DATA_ENCRYPTION_KEY: 'a'.repeat(63) })).toThrow(/64 hexadecimal/);
     expect(() => readDataEncryptionKey({ DATA_ENCRYPTION_KEY: 'a'.repeat(65) })).toThrow(/64 hexadecimal/);
     expect(() => readDataEncryptionKey({ DATA_ENCRYPTION_KEY: '   ' })).toThrow(/required/);
+  });
+});
+
+describe('DATA_ENCRYPTION_KEY_PREVIOUS (a key rotation under way)', () => {
+  it('is absent unless set, and reaches the web and worker settings lower-cased when set', () => {
+    expect(readWebSettings(base).previousDataEncryptionKey).toBeUndefined();
+    const previous = 'CD'.repeat(32);
+    expect(readWebSettings({ ...base, DATA_ENCRYPTION_KEY_PREVIOUS: previous }).previousDataEncryptionKey).toBe(previous.toLowerCase());
+    expect(readWorkerSettings({ ...base, DATA_ENCRYPTION_KEY_PREVIOUS: previous }).previousDataEncryptionKey).toBe(previous.toLowerCase());
+  });
+
+  it('refuses a malformed previous key, and one equal to the current key, naming the setting', () => {
+    expect(() => readWebSettings({ ...base, DATA_ENCRYPTION_KEY_PREVIOUS: 'a'.repeat(63) })).toThrow(/DATA_ENCRYPTION_KEY_PREVIOUS must be exactly 64/);
+    expect(() => readWebSettings({ ...base, DATA_ENCRYPTION_KEY_PREVIOUS: 'AB'.repeat(32) })).toThrow(/DATA_ENCRYPTION_KEY_PREVIOUS must differ/);
   });
 });
 

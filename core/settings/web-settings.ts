@@ -1,5 +1,5 @@
 import { readBatchSubmissionSettings, type BatchSubmissionSettings } from './batch-submission-settings.ts';
-import { readDataEncryptionKey, isLocalDevelopment } from './encryption-key.ts';
+import { readDataEncryptionKeys, isLocalDevelopment } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readDocumentSettings, type DocumentSettings } from './document-settings.ts';
 import { readLibrarySettings, type LibrarySettings } from './library-settings.ts';
@@ -32,6 +32,8 @@ export interface AuthSettings {
 export interface WebSettings {
   appUrl: string;
   dataEncryptionKey: string;
+  /** DATA_ENCRYPTION_KEY_PREVIOUS: only while a key rotation is under way. */
+  previousDataEncryptionKey?: string;
   maxPageLimit: number;
   defaultPageLimit: number;
   maxRequestBodyBytes: number;
@@ -62,7 +64,7 @@ export const readWebSettings = (env: EnvSource, warn: (message: string) => void 
   const maxRequestBodyBytes = readInteger(env, 'MAX_REQUEST_BODY_BYTES', 5_242_880, { min: 1024 });
   return {
     appUrl: readHttpUrl(env, 'RI_APP_URL'),
-    dataEncryptionKey: readDataEncryptionKey(env),
+    ...readDataEncryptionKeys(env),
     maxPageLimit,
     defaultPageLimit: Math.min(20, maxPageLimit),
     maxRequestBodyBytes,

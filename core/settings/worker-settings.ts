@@ -1,7 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { ConfigError } from '../errors.ts';
 import { readMaxBatchItems } from './batch-submission-settings.ts';
-import { readDataEncryptionKey } from './encryption-key.ts';
+import { readDataEncryptionKeys } from './encryption-key.ts';
 import { readAllowPrivateUrls } from './fetch-settings.ts';
 import { readUserAgent } from '../net/fetcher.ts';
 import { readStatusLockAcquireMs } from './credential-status-settings.ts';
@@ -18,6 +18,8 @@ import { readHttpUrl, readInteger, readPositiveNumber, readText, type EnvSource 
 export interface WorkerSettings {
   appUrl: string;
   dataEncryptionKey: string;
+  /** DATA_ENCRYPTION_KEY_PREVIOUS: only while a key rotation is under way. */
+  previousDataEncryptionKey?: string;
   allowPrivateUrls: boolean;
   userAgent: string;
   documents: DocumentSettings;
@@ -77,7 +79,7 @@ export const readWorkerSettings = (env: EnvSource, warn: (message: string) => vo
   }
   return {
     appUrl: readHttpUrl(env, 'RI_APP_URL'),
-    dataEncryptionKey: readDataEncryptionKey(env),
+    ...readDataEncryptionKeys(env),
     allowPrivateUrls: readAllowPrivateUrls(env, warn),
     userAgent: readUserAgent(env.RI_HTTP_USER_AGENT),
     documents: readWorkerDocumentSettings(env, warn),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { SecretBox } from '../crypto/secret-box.ts';
+import { readPreviousDataEncryptionKey } from '../settings/encryption-key.ts';
 import { readText, type EnvSource } from '../settings/env-readers.ts';
 import { readSystemServices, type SystemServiceDefinition } from '../settings/system-services.ts';
 import { connectDatabase } from '../../db/client.ts';
@@ -19,6 +20,8 @@ const STARTUP_LOCK = 728_190_331;
 export interface PrepareOptions {
   databaseUrl: string;
   dataEncryptionKey: string;
+  /** DATA_ENCRYPTION_KEY_PREVIOUS during a rotation: the check value may still be sealed under it. */
+  previousDataEncryptionKey?: string;
   systemServices: SystemServiceDefinition[];
   /** SYSTEM_SEED_FILE: system registrars, schemes and qualifiers to upsert (unset: none). */
   seedFile?: string;
@@ -31,10 +34,10 @@ export interface PrepareOptions {
  * With SKIP_MIGRATIONS the schema is someone else's job, but the key must still open existing data:
  * boot fails on a mismatch just the same.
  */
-export const checkEncryptionKey = async (databaseUrl: string, dataEncryptionKey: string): Promise<void> => {
+export const checkEncryptionKey = async (databaseUrl: string, dataEncryptionKey: string, previousDataEncryptionKey?: string): Promise<void> => {
   const { db, close } = connectDatabase(databaseUrl, { max: 1 });
   try {
-    await assertEncryptionKeyMatches(db, new SecretBox(dataEncryptionKey));
+    await assertEncryptionKeyMatches(db, new SecretBox(dataEncryptionKey, previousDataEncryptionKey));
   } finally {
     await close();
   }
@@ -58,7 +61,7 @@ export const prepareDatabase = async (options: PrepareOptions): Promise<void> =>
   try {
     await db.execute(sql`select pg_advisory_lock(${STARTUP_LOCK})`);
     await applyMigrations(db);
-    const box = new SecretBox(options.dataEncryptionKey);
+    const box = new SecretBox(options.dataEncryptionKey, options.previousDataEncryptionKey);
     await db.transaction(async (tx) => {
       await assertEncryptionKeyMatches(tx, box);
       await seedSystemDefaults(tx, box, options.systemServices);
@@ -76,10 +79,12 @@ export const prepareDatabase = async (options: PrepareOptions): Promise<void> =>
  * migrate and seed, or with SKIP_MIGRATIONS=true only prove the key opens existing data.
  */
 export const startUpDatabase = async (env: EnvSource, databaseUrl: string, dataEncryptionKey: string): Promise<void> => {
-  if (env.SKIP_MIGRATIONS === 'true') return checkEncryptionKey(databaseUrl, dataEncryptionKey);
+  const previousDataEncryptionKey = readPreviousDataEncryptionKey(env, dataEncryptionKey);
+  if (env.SKIP_MIGRATIONS === 'true') return checkEncryptionKey(databaseUrl, dataEncryptionKey, previousDataEncryptionKey);
   await prepareDatabase({
     databaseUrl,
     dataEncryptionKey,
+    previousDataEncryptionKey,
     systemServices: readSystemServices(env),
     seedFile: readText(env, 'SYSTEM_SEED_FILE'),
     allowPrivateUrls: readAllowPrivateUrls(env, () => {}),

@@ -7,7 +7,7 @@ import { serviceInstances, systemMeta, tenants } from '../../db/schema/index.ts'
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { seedCoreDataModels } from '../data-models/core-data-models.ts';
 
-const KEY_CHECK = 'encryption_key_check';
+export const KEY_CHECK = 'encryption_key_check';
 const KEY_CHECK_PLAINTEXT = 'credential-support-service key check';
 
 /**

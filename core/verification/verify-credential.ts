@@ -1,3 +1,4 @@
+import { credentialTypeOf, metrics } from '../metrics/recorder.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AdapterError } from '../adapters/adapter-errors.ts';
 import type { VerifyResult } from '../adapters/vc/vc-adapter.ts';
@@ -88,7 +89,7 @@ const judge = async (deps: VerificationDeps, credential: EnvelopedCredential, ch
  * → verify (proof and status) through the system VC service → validity window → decode. Never
  * throws for anything the source or the caller got wrong: the report says which check failed.
  */
-export const verifyCredential = async (deps: VerificationDeps, input: VerificationInput): Promise<VerificationReport> => {
+const verifySteps = async (deps: VerificationDeps, input: VerificationInput): Promise<VerificationReport> => {
   const checks = initialChecks();
   const warnings: string[] = [];
   let stage: keyof Checks = 'retrieval';
@@ -122,4 +123,17 @@ export const verifyCredential = async (deps: VerificationDeps, input: Verificati
     if (error.code !== 'VC_SERVICE_ERROR') checks[stage] = 'fail';
     return { checks, completed: false, failure: { code: error.code, message: error.message } };
   }
+};
+
+/** Counted for `/metrics` by credential type and outcome; a credential that does not verify is logged at info with its reason. */
+export const verifyCredential = async (deps: VerificationDeps, input: VerificationInput): Promise<VerificationReport> => {
+  const report = await verifySteps(deps, input);
+  const type = report.completed ? credentialTypeOf(report.verdict.decodedCredential) : 'unknown';
+  const outcome = report.completed ? (report.verdict.verified ? 'verified' : 'not_verified') : report.failure.code;
+  metrics().verification(type, outcome);
+  if (outcome !== 'verified') {
+    const reason = report.completed ? report.verdict.error?.type : report.failure.code;
+    deps.logger.info('Credential not verified', { correlationId: deps.correlationId, credentialType: type, outcome, reason });
+  }
+  return report;
 };

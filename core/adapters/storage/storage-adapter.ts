@@ -1,3 +1,4 @@
+import { traceHeaders as traceContextHeaders } from '../../tracing/trace-context.ts';
 import { base58btc } from 'multiformats/bases/base58';
 import { create as createDigest } from 'multiformats/hashes/digest';
 import { hexToBytes } from '../../crypto/encoding.ts';
@@ -66,7 +67,7 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher, co
       const res = await callUpstream('STORAGE', () =>
         fetcher(`${base}/${encrypt ? 'private' : 'public'}`, {
           method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
+          headers: { ...auth, 'content-type': 'application/json', ...traceContextHeaders() },
           body: JSON.stringify({ data, id: id ?? crypto.randomUUID(), bucket: bucketFor(encrypt) }),
         }),
       );
@@ -84,7 +85,7 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher, co
       const res = await callUpstream('STORAGE', () =>
         fetcher(`${base}/${encrypt ? 'private' : 'public'}`, {
           method: 'POST',
-          headers: { ...auth, 'content-type': encoded.headers.get('content-type')! },
+          headers: { ...auth, 'content-type': encoded.headers.get('content-type')!, ...traceContextHeaders() },
           body,
         }),
       );
@@ -93,7 +94,7 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher, co
 
     async delete(id, { encrypted }) {
       await callUpstream('STORAGE', () =>
-        fetcher(`${base}/${bucketFor(encrypted)}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: auth }),
+        fetcher(`${base}/${bucketFor(encrypted)}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: { ...auth, ...traceContextHeaders() } }),
       );
     },
   };

@@ -1,3 +1,4 @@
+import { traceHeaders as traceContextHeaders } from '../../tracing/trace-context.ts';
 import * as z from 'zod';
 import type { Fetcher } from '../../net/fetcher.ts';
 import { AdapterError, callUpstream, upstreamJson } from '../adapter-errors.ts';
@@ -47,6 +48,8 @@ export interface VcAdapter {
   getDid(did: string): Promise<ManagedDid | undefined>;
   listDids(): Promise<ManagedDid[]>;
   deleteDid(did: string): Promise<void>;
+  /** A new signing key for a DID the service holds (this project's VC service only; VCkit has no such method). */
+  rotateDidKey(did: string): Promise<ManagedDid>;
   resolveDocument(did: string): Promise<Record<string, unknown> | undefined>;
   mintStatus(issuerDid: string, purpose: string): Promise<StatusEntry>;
   /** Sets the entry's bit; the answer echoes the bit set (`{ status }`), checked by the caller. */
@@ -108,7 +111,7 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher, context: Cal
       res = await callUpstream('VC', () =>
         fetcher(`${base}${path}`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', ...traceHeaders(context) },
+          headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json', ...traceHeaders(context), ...traceContextHeaders() },
           body: JSON.stringify(body),
         }),
       );
@@ -153,6 +156,7 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher, context: Cal
         if (!notFound(error)) throw error;
       }
     },
+    rotateDidKey: (did) => post('/agent/didManagerRotateKey', { did }, Answers.did),
     async resolveDocument(did) {
       const result = await post('/agent/resolveDid', { didUrl: did }, Answers.resolved);
       return result.didDocument ?? undefined;
