@@ -8,6 +8,7 @@ import { LocalStore } from './backends/local-store.ts';
 import { S3Store } from './backends/s3-store.ts';
 import type { ObjectStore } from './object-store.ts';
 import { readStorageSettings, type StorageSettings } from './settings.ts';
+import { swaggerUiFilesFromPackage } from '../core/service-kit/swagger-ui-files.ts';
 import { readWorkerCount, stopOnSignals, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 
 export const createObjectStore = (settings: StorageSettings): ObjectStore =>
@@ -23,7 +24,7 @@ export const startStorageServer = (
 ) => {
   const settings = options.settings ?? readStorageSettings(env);
   const logger = createLogger(parseLogLevel(env.LOG_LEVEL));
-  const app = buildStorageApp({ settings, store: createObjectStore(settings), logger });
+  const app = buildStorageApp({ settings, store: createObjectStore(settings), logger, swaggerUiFiles: swaggerUiFilesFromPackage() });
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   logger.info('Storage service listening', { port: settings.port, backend: settings.storageType, url: settings.publicUrl, pid: process.pid });
   return { settings, close: () => new Promise<void>((done) => server.close(() => done())) };
