@@ -114,6 +114,8 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
 
     const record = await fetch(`${origin}/api/v1/credentials/${issuedBody.credentialId}`, { headers: auth });
     expect(record.status).toBe(200);
+    // Records under /api/v1/credentials/{id} have an edge entry of their own (issuance stays on Node).
+    expect(record.headers.get(SERVED_BY_HEADER)).toBe('workerd credential-records');
     const { storageUri, digestMultibase, decryptionKey, verifyUrl } = (await record.json()) as Record<'storageUri' | 'digestMultibase' | 'decryptionKey' | 'verifyUrl', string>;
     expect(storageUri).toMatch(new RegExp(`^http://localhost:${ports.storage}/`));
     expect(verifyUrl).toMatch(new RegExp(`^${origin}/verify`));
