@@ -2,18 +2,18 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildApp } from '../functions/app.ts';
 import type { Services } from '../functions/platform/env.ts';
-import { apiDocumentFields } from '../functions/platform/openapi-document.ts';
+import { API_TITLE, apiDocumentFields } from '../functions/platform/openapi-document.ts';
 import {
   API_DOCS_PATH,
   CACHE_IMMUTABLE,
   CACHE_REVALIDATE,
   DOCS_HEADERS,
-  DOCS_OWN_FILES,
   SWAGGER_UI_ASSETS_PATH,
   SWAGGER_UI_FILES,
   type SwaggerUiFile,
-} from '../functions/platform/openapi-docs-page.ts';
-import { swaggerUiFilesFromPackage } from '../functions/platform/openapi-ui-assets.ts';
+  docsOwnFiles,
+} from '../core/service-kit/api-docs-page.ts';
+import { swaggerUiFilesFromPackage } from '../core/service-kit/swagger-ui-files.ts';
 
 /**
  * /api-docs for an edge deployment: the explorer, its document and Swagger UI's files as static assets (Workers
@@ -40,12 +40,13 @@ const headerRule = (path: string, cacheControl: string) =>
 /** Writes the static /api-docs into `outDir`; returns the paths written, relative to it. */
 export const writeApiDocsStatic = async (outDir: string, appUrl: string): Promise<string[]> => {
   const swaggerUi = swaggerUiFilesFromPackage();
+  const ownFiles = docsOwnFiles(API_TITLE);
   const files = new Map<string, string | Uint8Array>([
-    ...Object.entries(DOCS_OWN_FILES).map(([path, file]) => [fileOf(path), file.body] as const),
+    ...Object.entries(ownFiles).map(([path, file]) => [fileOf(path), file.body] as const),
     [fileOf(STATIC_DOCUMENT_PATH), await documentFor(appUrl)],
   ]);
   for (const name of Object.keys(SWAGGER_UI_FILES) as SwaggerUiFile[]) files.set(fileOf(`${SWAGGER_UI_ASSETS_PATH}/${name}`), await swaggerUi(name));
-  const revalidated = [...Object.keys(DOCS_OWN_FILES), STATIC_DOCUMENT_PATH];
+  const revalidated = [...Object.keys(ownFiles), STATIC_DOCUMENT_PATH];
   files.set('_headers', [...revalidated.map((path) => headerRule(path, CACHE_REVALIDATE)), headerRule(`${SWAGGER_UI_ASSETS_PATH}/*`, CACHE_IMMUTABLE)].join('\n') + '\n');
   for (const [file, body] of files) {
     await mkdir(dirname(join(outDir, file)), { recursive: true });

@@ -45,8 +45,9 @@ const allRoutes = wranglerRoutes(wrangler);
 const routedGroups = new Set(allRoutes.map((r) => r.group));
 const apiEntries = edgeEntries().filter((e) => e.entry.startsWith('functions/'));
 const entries = apiEntries.filter((e) => routedGroups.has(e.group));
-// An entry whose wrangler environment has no route would never be reached: Node serves its paths, and says so.
-for (const e of apiEntries.filter((e) => !routedGroups.has(e.group))) console.warn(`dev:edge: ${e.entry} has no routes in wrangler.toml [env.${e.group}]: its paths stay on Node`);
+// An entry whose wrangler environment has no route is never reached: another group's route serves its paths
+// (credential-status: credential-records), or else Node does; it says so.
+for (const e of apiEntries.filter((e) => !routedGroups.has(e.group))) console.warn(`dev:edge: ${e.entry} has no routes in wrangler.toml [env.${e.group}]: its paths go to another group's route, or to Node`);
 const outDir = resolve(process.env.LOCAL_DATA_DIR ?? '.data', 'edge-dev');
 await mkdir(outDir, { recursive: true });
 const bundle = (name: string) => join(outDir, `${name}.js`);

@@ -1,11 +1,11 @@
-import { swaggerUI } from '@hono/swagger-ui';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
+import { registerApiDocsPage, type SwaggerUiFiles } from '../core/service-kit/api-docs-page.ts';
 import { apiKeyChecker } from '../core/service-kit/api-key.ts';
 import { StorageError } from './errors.ts';
 import type { ObjectStore } from './object-store.ts';
-import { registerStorageDocs } from './openapi.ts';
+import { registerStorageDocs, STORAGE_API_TITLE } from './openapi.ts';
 import type { StorageSettings } from './settings.ts';
 import { parseUploadRequest } from './upload-request.ts';
 import { assertConfiguredBucket, isUuid, storeUpload, type ApiVersion, type Visibility } from './uploads.ts';
@@ -24,8 +24,10 @@ const message = (c: Context, status: StorageError['status'], text: string) => c.
 /**
  * The storage service: `/api/3.0.0` (hex `hash`) and `/api/v4` (`digestMultibase`) from one code
  * base, over any `ObjectStore`. Writes need `X-API-Key`; reads are open (content is public or encrypted).
+ * `swaggerUiFiles`: Swagger UI's files for `/api-docs`, read from the pinned package by the Node entry; an
+ * edge deployment passes none and serves them as static assets at the same path.
  */
-export const buildStorageApp = (deps: { settings: StorageSettings; store: ObjectStore; logger: Logger }) => {
+export const buildStorageApp = (deps: { settings: StorageSettings; store: ObjectStore; logger: Logger; swaggerUiFiles?: SwaggerUiFiles }) => {
   const { settings, store, logger } = deps;
   const app = new OpenAPIHono<StorageEnv>();
 
@@ -100,7 +102,7 @@ export const buildStorageApp = (deps: { settings: StorageSettings; store: Object
   }
 
   registerStorageDocs(app, settings);
-  app.get('/api-docs', swaggerUI({ url: '/api-docs/openapi.json' }));
+  registerApiDocsPage(app, { title: STORAGE_API_TITLE, files: deps.swaggerUiFiles });
 
   app.notFound((c) => message(c, 404, 'Not found.'));
   app.onError((error, c) => {

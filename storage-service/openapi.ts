@@ -21,6 +21,9 @@ const FileUpload = z
 const errors = (...codes: number[]) =>
   Object.fromEntries(codes.map((code) => [code, { description: String(code), content: { 'application/json': { schema: Message } } }]));
 
+/** The service's name: its document's title and its explorer page's. */
+export const STORAGE_API_TITLE = 'Credential Support Service: storage';
+
 /** Documents both API versions in `/api-docs/openapi.json` from zod schemas. */
 export const registerStorageDocs = (app: OpenAPIHono<never> | OpenAPIHono<any>, settings: StorageSettings) => {
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
@@ -75,7 +78,7 @@ export const registerStorageDocs = (app: OpenAPIHono<never> | OpenAPIHono<any>, 
   app.doc31('/api-docs/openapi.json', {
     openapi: '3.1.0',
     info: {
-      title: 'Credential Support Service: storage',
+      title: STORAGE_API_TITLE,
       version: '4.0.0',
       description: `Buckets: ${settings.buckets.join(', ')}. Public and encrypted JSON documents and files.`,
     },

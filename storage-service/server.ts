@@ -10,6 +10,7 @@ import { LocalStore } from './backends/local-store.ts';
 import { S3Store } from './backends/s3-store.ts';
 import type { ObjectStore } from './object-store.ts';
 import { readStorageSettings, type StorageSettings } from './settings.ts';
+import { swaggerUiFilesFromPackage } from '../core/service-kit/swagger-ui-files.ts';
 import { readWorkerCount, stopOnSignals, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 
 export const createObjectStore = (settings: StorageSettings): ObjectStore =>
@@ -28,7 +29,7 @@ export const startStorageServer = (
 ) => {
   const settings = options.settings ?? readStorageSettings(env);
   const logger = createLogger(parseLogLevel(env.LOG_LEVEL), undefined, { base: { 'service.name': serviceNameOf(env, STORAGE_SERVICE_NAME) } });
-  const app = buildStorageApp({ settings, store: createObjectStore(settings), logger });
+  const app = buildStorageApp({ settings, store: createObjectStore(settings), logger, swaggerUiFiles: swaggerUiFilesFromPackage() });
   const tracing = startTracing(env, serviceNameOf(env, STORAGE_SERVICE_NAME));
   const metricsRegistry = createMetricsRegistry(serviceNameOf(env, STORAGE_SERVICE_NAME));
   const server = serve({ fetch: withTracing(withMetrics(app.fetch, metricsRegistry, readMetricsToken(env)), tracing), port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });

@@ -18,6 +18,10 @@ const CORE_LEAF_UTILITIES = [
   'core/service-kit/api-key.ts',
   'core/service-kit/public-address.ts',
   'core/service-kit/deployment.ts',
+  // /api-docs: the explorer page under its policy, and Swagger UI's files from the pinned package (Node entries).
+  'core/service-kit/api-docs-page.ts',
+  'core/service-kit/api-docs-own-files.ts',
+  'core/service-kit/swagger-ui-files.ts',
   // The guarded outbound fetch (the VC service reads other issuers' status lists through it).
   'core/net/guarded-fetch.ts',
   'core/net/edge-guarded-fetch.ts',

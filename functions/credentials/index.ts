@@ -1,9 +1,6 @@
 import { createGroupApp } from '../platform/create-app.ts';
-import { registerDeleteCredential } from './delete-credential.ts';
-import { registerGetCredential } from './get-credential.ts';
-import { registerGetCredentialQr } from './get-credential-qr.ts';
 import { registerIssueCredential } from './issue-credential.ts';
-import { registerListCredentials } from './list-credentials.ts';
+import { registerCredentialRecords } from './records.ts';
 
 /**
  * /api/v1/credentials (issuance and records). Mounted after the /credentials/verify and
@@ -11,7 +8,4 @@ import { registerListCredentials } from './list-credentials.ts';
  */
 export const credentialsApp = createGroupApp();
 registerIssueCredential(credentialsApp);
-registerListCredentials(credentialsApp);
-registerGetCredential(credentialsApp);
-registerGetCredentialQr(credentialsApp);
-registerDeleteCredential(credentialsApp);
+registerCredentialRecords(credentialsApp);

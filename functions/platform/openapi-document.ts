@@ -1,6 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './env.ts';
-import { API_DOCS_PATH } from './openapi-docs-page.ts';
+import { API_DOCS_PATH } from '../../core/service-kit/api-docs-page.ts';
+
+/** The API's name: the document's title and the explorer page's. */
+export const API_TITLE = 'Credential Support Service API';
 
 /**
  * The OpenAPI document's own fields (everything but paths and components, which the routes give).
@@ -9,7 +12,7 @@ import { API_DOCS_PATH } from './openapi-docs-page.ts';
 export const apiDocumentFields = (appUrl: string) => ({
   openapi: '3.1.0',
   info: {
-    title: 'Credential Support Service API',
+    title: API_TITLE,
     version: '1.0.0',
     description: 'Issue and verify UNTP verifiable credentials from your own master data.',
   },

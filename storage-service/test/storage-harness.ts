@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import { createLogger } from '../../core/logging/logger.ts';
+import { swaggerUiFilesFromPackage } from '../../core/service-kit/swagger-ui-files.ts';
 import { freePort } from '../../test/rig/postgres-server.ts';
 import { buildStorageApp } from '../app.ts';
 import { LocalStore } from '../backends/local-store.ts';
@@ -52,7 +53,7 @@ export const startStorage = async (backend: Backend, env: Record<string, string>
   } else {
     store = new LocalStore(settings.localDirectory, settings.localSyncIoMaxBytes);
   }
-  const app = buildStorageApp({ settings, store, logger: createLogger('error') });
+  const app = buildStorageApp({ settings, store, logger: createLogger('error'), swaggerUiFiles: swaggerUiFilesFromPackage() });
   handler = (r) => app.fetch(r);
 
   return {

@@ -123,6 +123,14 @@ describe('wrangler.toml', () => {
     expect(stdout).toContain('dist/edge/registrars.js');
   }, 180_000);
 
+  it('deploys the credential records (without issuance) from our bundle on the credentials path (dry run)', async () => {
+    const stdout = await dryRun('credential-records');
+    expect(stdout).toContain('--dry-run: exiting now');
+    expect(stdout).toContain('dist/edge/credential-records.js');
+    expect(stdout).toContain('env.HYPERDRIVE');
+    expect(wrangler.split('[env.credential-records]')[1]!.split(/^\[/m)[0]).toContain('pattern = "credentials.example.com/api/v1/credentials/*"');
+  }, 180_000);
+
   it('deploys the storage service from our bundle (its build runs first; dry run)', async () => {
     const stdout = await dryRun('storage');
     expect(stdout).toContain('dist/edge/storage.js');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeEntries } from '../../scripts/edge-bundle.ts';
-import { SERVED_BY_HEADER } from '../../scripts/edge-routes.ts';
+import { SERVED_BY_HEADER, wranglerRoutes } from '../../scripts/edge-routes.ts';
 import { createTestDatabase, type TestDatabase } from '../rig/databases.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { runProgram, type Program } from '../rig/program.ts';
@@ -63,7 +63,10 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
   const startupLine = (label: string) => program.output().stdout.split('\n').find((line) => line.trimStart().startsWith(label))!;
 
   it('prints which groups workerd serves and which the Node web process serves, as npm start prints the rest', () => {
-    const onEdge = edgeEntries().filter((e) => e.entry.startsWith('functions/')).map((e) => e.group);
+    // An entry without a route of its own (credential-status: credential-records' route serves its paths) stays off the gateway.
+    const routed = new Set(wranglerRoutes(readFileSync('wrangler.toml', 'utf8')).map((r) => r.group));
+    const onEdge = edgeEntries().filter((e) => e.entry.startsWith('functions/') && routed.has(e.group)).map((e) => e.group);
+    expect(onEdge).toContain('credential-records');
     expect(onEdge).toContain('registrars');
     const workerdGroups = startupLine('workerd').replace(/^\s*workerd\s+/, '').split(', ');
     expect(workerdGroups.sort()).toEqual(onEdge.sort());
@@ -114,6 +117,8 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
 
     const record = await fetch(`${origin}/api/v1/credentials/${issuedBody.credentialId}`, { headers: auth });
     expect(record.status).toBe(200);
+    // Records under /api/v1/credentials/{id} have an edge entry of their own (issuance stays on Node).
+    expect(record.headers.get(SERVED_BY_HEADER)).toBe('workerd credential-records');
     const { storageUri, digestMultibase, decryptionKey, verifyUrl } = (await record.json()) as Record<'storageUri' | 'digestMultibase' | 'decryptionKey' | 'verifyUrl', string>;
     expect(storageUri).toMatch(new RegExp(`^http://localhost:${ports.storage}/`));
     expect(verifyUrl).toMatch(new RegExp(`^${origin}/verify`));

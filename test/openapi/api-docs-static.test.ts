@@ -4,7 +4,7 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../functions/app.ts';
 import type { Services } from '../../functions/platform/env.ts';
-import { SWAGGER_UI_ASSETS_PATH } from '../../functions/platform/openapi-docs-page.ts';
+import { SWAGGER_UI_ASSETS_PATH } from '../../core/service-kit/api-docs-page.ts';
 import { writeApiDocsStatic } from '../../scripts/api-docs-static.ts';
 
 const APP_URL = 'https://credentials.example.com';

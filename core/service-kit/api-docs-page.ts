@@ -1,5 +1,5 @@
 import type { Env, Hono, MiddlewareHandler } from 'hono';
-import { PAGE_STYLE, START_SCRIPT } from './openapi-docs-own-files.ts';
+import { PAGE_STYLE, START_SCRIPT } from './api-docs-own-files.ts';
 
 /**
  * The Swagger UI release the explorer loads (swagger-ui-dist, pinned in package.json). It is in the assets'
@@ -19,7 +19,7 @@ export type SwaggerUiFile = keyof typeof SWAGGER_UI_FILES;
 
 /**
  * Where the package's files come from: read from node_modules by the Node web process
- * (openapi-ui-assets.ts); an edge deployment passes none and serves them as static assets at the same path.
+ * (swagger-ui-files.ts); an edge deployment passes none and serves them as static assets at the same path.
  */
 export type SwaggerUiFiles = (name: SwaggerUiFile) => Promise<Uint8Array>;
 
@@ -59,12 +59,13 @@ const docsHeaders = (cacheControl: string): MiddlewareHandler => async (c, next)
   c.header('Cache-Control', cacheControl);
 };
 
-const PAGE = `<!doctype html>
+/** The explorer's page, titled for the API it documents (the title is ours, never a request's). */
+const page = (title: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Credential Support Service API</title>
+<title>${title}</title>
 <link rel="stylesheet" href="${SWAGGER_UI_ASSETS_PATH}/swagger-ui.css">
 <link rel="stylesheet" href="${API_DOCS_PATH}/page.css">
 </head>
@@ -76,20 +77,24 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** The explorer's own files by path (the page, its start script and its stylesheet): no inline script or style. */
-export const DOCS_OWN_FILES = {
-  [API_DOCS_PATH]: { body: PAGE, contentType: 'text/html; charset=utf-8' },
+/**
+ * The explorer's own files by path (the page, its start script and its stylesheet): no inline script or style.
+ * Shared by the main API and the storage service; each names its own page.
+ */
+export const docsOwnFiles = (title: string) => ({
+  [API_DOCS_PATH]: { body: page(title), contentType: 'text/html; charset=utf-8' },
   [`${API_DOCS_PATH}/start.js`]: { body: START_SCRIPT, contentType: 'text/javascript; charset=utf-8' },
   [`${API_DOCS_PATH}/page.css`]: { body: PAGE_STYLE, contentType: 'text/css; charset=utf-8' },
-};
+});
 
 /**
  * GET /api-docs (the explorer), its own start.js and page.css and, when `files` is given, Swagger UI's files.
- * Web-standard only. The document itself is `/api-docs/openapi.json`. Static hosting serves the same files
- * with the same headers instead (scripts/api-docs-static.ts).
+ * Web-standard only. The document itself is `/api-docs/openapi.json`, which the caller serves. Static hosting
+ * serves the same files with the same headers instead (scripts/api-docs-static.ts).
  */
-export const registerApiDocsPage = <E extends Env>(app: Hono<E>, files?: SwaggerUiFiles) => {
-  for (const [path, file] of Object.entries(DOCS_OWN_FILES)) {
+export const registerApiDocsPage = <E extends Env>(app: Hono<E>, options: { title: string; files?: SwaggerUiFiles }) => {
+  const { title, files } = options;
+  for (const [path, file] of Object.entries(docsOwnFiles(title))) {
     app.get(path, docsHeaders(CACHE_REVALIDATE), (c) => c.body(file.body, 200, { 'Content-Type': file.contentType }));
   }
   if (!files) return;
