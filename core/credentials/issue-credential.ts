@@ -113,13 +113,15 @@ const issueCredentialSteps = async (
   const minted: StatusEntry[] = [];
   let signed: SignedCredential;
   try {
-    signed = await signWithStatus(vc, {
-      issuerDid: issuer.did,
-      payload,
-      purposes: request.statusPurposes,
-      onDispatch: () => (dispatched = true),
-      onMinted: (entry) => minted.push(entry),
-    });
+    signed = await inSpan('issuance.sign', () =>
+      signWithStatus(vc, {
+        issuerDid: issuer.did,
+        payload,
+        purposes: request.statusPurposes,
+        onDispatch: () => (dispatched = true),
+        onMinted: (entry) => minted.push(entry),
+      }),
+    );
   } catch (error) {
     const failure = adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'sign the credential' });
     // Refused, or the VC service answered an error: nothing was signed, the attempt is a plain fault.
