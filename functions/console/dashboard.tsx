@@ -12,7 +12,7 @@ const Card = (props: { id: string; label: string; count: number; href?: string }
 
 /**
  * GET /console: the dashboard. Each number links to its list where one exists (batches have no list
- * route yet; the library and DIDs open on the API's JSON lists until their console pages exist).
+ * route yet); the library's counts open its list filtered by that verification summary.
  */
 export const registerDashboard = (app: Hono<ConsoleEnv>) =>
   app.get('/', async (c) => {
@@ -36,8 +36,8 @@ export const registerDashboard = (app: Hono<ConsoleEnv>) =>
         </ul>
         <h2>Library and DIDs</h2>
         <ul class="cards">
-          <Card id="library-pending" label="library items pending verification" count={counts.libraryPending} href="/api/v1/library" />
-          <Card id="library-failed" label="library items that failed verification" count={counts.libraryFailed} href="/api/v1/library" />
+          <Card id="library-pending" label="library items pending verification" count={counts.libraryPending} href="/console/library?status=pending" />
+          <Card id="library-failed" label="library items that failed verification" count={counts.libraryFailed} href="/console/library?status=failed" />
           <Card id="dids-not-verified" label="DIDs not verified" count={counts.didsNotVerified} href="/console/dids" />
         </ul>
       </>,
