@@ -4,8 +4,11 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueBatchConsumer } from '../../consumers/jobs/issue-batch.ts';
-import { startIssuanceRig, systemServicesEnv, type IssuanceRig } from '../rig/credential-fixtures.ts';
-import { startTestWorker } from '../rig/jobs.ts';
+import { libraryVerifyGeneration } from '../../consumers/jobs/library-verify-generation.ts';
+import { createJobQueue } from '../../core/jobs/job-queue.ts';
+import { createLogger } from '../../core/logging/logger.ts';
+import { issueBody, SAMPLES, samplePayload, startIssuanceRig, systemServicesEnv, type IssuanceRig } from '../rig/credential-fixtures.ts';
+import { runJob, startTestWorker, testWorkerDeps } from '../rig/jobs.ts';
 import { signInToConsole, type ConsoleUser } from '../rig/console-user.ts';
 import { launchBrowser, newContext, XSS_MARKER } from './browser-rig.ts';
 import { FIELD_PAYLOADS } from './xss-corpus.ts';
@@ -230,6 +233,56 @@ describe('the console in a real browser', () => {
     }
     await expect(page.locator('#batch-bar').getAttribute('value')).resolves.toBe('50');
     await checkPage('batch-completed');
+  });
+
+  it('walks the library: register a received credential, its checks, verify again, tag and annotate', { timeout: 120_000 }, async () => {
+    // A credential someone else issued, stored in the clear at its storage URL.
+    const issued = await rig.t.call('POST', '/api/v1/credentials', {
+      token: rig.token,
+      body: issueBody('DigitalProductPassport', '0.7.0', samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, rig.did), { storageOptions: { encrypt: false } }),
+    });
+    expect(issued.status, issued.text).toBe(201);
+    const { storageUri } = (await rig.t.call('GET', `/api/v1/credentials/${issued.body.credentialId}`, { token: rig.token })).body;
+
+    await go('/console');
+    await page.getByRole('link', { name: 'Library', exact: true }).click();
+    await checkPage('library');
+    await page.getByLabel('Where it is (URL)').fill(storageUri);
+    await page.getByLabel('Name', { exact: true }).fill('Passport from the cell supplier');
+    await page.getByLabel('Type', { exact: true }).selectOption('DPP');
+    await page.getByLabel('Tags (optional)').fill('supplier-a');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL(/\/console\/library\/[a-z0-9]+$/);
+    await expect(page.locator('#checks-title').innerText()).resolves.toBe('Verification 1: pending');
+    await checkPage('library-record-pending');
+
+    // The worker's verification of the pending generation, as the worker runs it.
+    const logger = createLogger('error');
+    const jobs = createJobQueue(rig.t.databaseUrl, logger);
+    try {
+      const recordId = page.url().split('/').pop()!;
+      await runJob(libraryVerifyGeneration, { tenantId: (await rig.t.db.query.libraryRecords.findFirst({ where: (r, { eq }) => eq(r.id, recordId) }))!.tenantId, recordId, generation: 1 }, testWorkerDeps(rig.t.db, logger, jobs));
+    } finally {
+      await jobs.close();
+    }
+    await page.reload();
+    await expect(page.locator('#checks-title').innerText()).resolves.toBe('Verification 1: verified');
+    await expect(page.locator('#record-checks').innerText()).resolves.toContain('proof: pass');
+    await checkPage('library-record');
+
+    await page.getByRole('button', { name: 'Verify again' }).click();
+    await expect(page.locator('#checks-title').innerText()).resolves.toBe('Verification 2: pending');
+    await page.getByLabel('Tags (optional)').fill('supplier-a audited');
+    await page.getByRole('button', { name: 'Save tags' }).click();
+    await expect(page.locator('#record-tags').innerText()).resolves.toBe('supplier-a, audited');
+    await page.getByLabel('Notes (optional)').fill('Checked against the delivery note');
+    await page.getByRole('button', { name: 'Save annotations' }).click();
+    await expect(page.getByLabel('Notes (optional)').inputValue()).resolves.toBe('Checked against the delivery note');
+    // A refused tag is shown beside the field.
+    await page.getByLabel('Tags (optional)').fill('Not A Tag!');
+    await page.getByRole('button', { name: 'Save tags' }).click();
+    await expect(page.locator('#tags-error').innerText()).resolves.toContain('lower-case');
+    await checkPage('library-record-refused');
   });
 
   it('shows every value typed into a form as text: no payload of the XSS corpus runs', { timeout: 60_000 }, async () => {
