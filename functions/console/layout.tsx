@@ -18,6 +18,7 @@ export const NAVIGATION = [
   ['Registrars', '/console/registrars'],
   ['DIDs', '/console/dids'],
   ['Library', '/console/library'],
+  ['Templates', '/console/templates'],
 ] as const;
 
 const isCurrent = (path: string, href: string) => (href === '/console' ? path === href : path === href || path.startsWith(`${href}/`));
