@@ -78,7 +78,7 @@ const renderList = async (c: Context<ConsoleEnv>, values: Record<string, string>
     listTemplates(depsOf(c), tenantOf(c), {}, { limit: 100, offset: 0 }),
     listDataModels(c.get('services').db, tenantOf(c), {}, { limit: 200, offset: 0 }),
   ]);
-  const modelName = new Map(models.rows.map((m) => [m.id, `${m.name} (${m.version})`]));
+  const modelName = new Map(models.rows.map((m) => [m.id, m.name]));
   const modelId = values.dataModelId ?? models.rows[0]?.id ?? '';
   const preview = values.template !== undefined ? await previewOf(c, modelId, values.template) : { problem: 'Type a template to see it filled from a sample credential.' };
   return renderPage(
@@ -116,7 +116,7 @@ const renderList = async (c: Context<ConsoleEnv>, values: Record<string, string>
         <CsrfField token={c.get('csrfToken')} />
         <FormProblem errors={errors} />
         <TextField name="name" label="Name" required errors={errors} value={values.name} />
-        <SelectField name="dataModelId" label="Data model" required errors={errors} value={modelId} choices={models.rows.map((m) => ({ value: m.id, label: `${m.name} (${m.version})` }))} />
+        <SelectField name="dataModelId" label="Data model" required errors={errors} value={modelId} choices={models.rows.map((m) => ({ value: m.id, label: m.name }))} />
         <SelectField name="renderMethodType" label="Render method" required errors={errors} value={values.renderMethodType ?? 'RenderTemplate2024'} choices={RENDER_METHOD_TYPES.map((t) => ({ value: t, label: t }))} />
         <SelectField name="isDefault" label="The default of its data model" errors={errors} value={values.isDefault ?? 'false'} choices={[{ value: 'false', label: 'No' }, { value: 'true', label: 'Yes' }]} />
         <TemplateArea value={values.template} errors={errors} />
@@ -154,7 +154,7 @@ const renderTemplatePage = async (c: Context<ConsoleEnv>, row: RenderTemplateRow
     <>
       <dl class="facts">
         <dt>Data model</dt>
-        <dd>{model ? `${model.name} (${model.version})` : row.dataModelId}</dd>
+        <dd>{model ? model.name : row.dataModelId}</dd>
         <dt>Render method</dt>
         <dd>{describeType(row)}</dd>
         <dt>Default</dt>
