@@ -8,7 +8,7 @@ import { ASSET_PATHS } from './console-assets.ts';
 export const NAVIGATION = [
   ['Dashboard', '/console'],
   ['Issue', '/console/issue'],
-  ['Batches', '/console/batches/new'],
+  ['Batches', '/console/batches'],
   ['Credentials', '/console/credentials'],
   ['Organisations', '/console/organisations'],
   ['Facilities', '/console/facilities'],

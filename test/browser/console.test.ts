@@ -217,7 +217,8 @@ describe('the console in a real browser', () => {
     await checkPage('credentials');
 
     // A 50-row CSV batch from the downloaded template, its progress updating live (htmx under the nonce CSP).
-    await go('/console/batches/new');
+    await go('/console/batches');
+    await page.getByRole('link', { name: 'Upload a batch' }).click();
     await checkPage('batch-new');
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Download the column template' }).click();
@@ -242,6 +243,9 @@ describe('the console in a real browser', () => {
     }
     await expect(page.locator('#batch-bar').getAttribute('value')).resolves.toBe('50');
     await checkPage('batch-completed');
+    await go('/console/batches?state=COMPLETED');
+    await expect(page.getByRole('cell', { name: 'completed' }).count()).resolves.toBe(1);
+    await checkPage('batches');
   });
 
   it('walks the library: register a received credential, its checks, verify again, tag and annotate', { timeout: 120_000 }, async () => {
