@@ -324,6 +324,22 @@ describe('the console in a real browser', () => {
     await checkPage('template-default', PREVIEW_FRAME);
   });
 
+  it('imports a DID the VC service holds, and shows a refused one beside its field', { timeout: 60_000 }, async () => {
+    await go('/console/dids');
+    await page.getByLabel('DID', { exact: true }).fill('did:key:z6Mk');
+    await page.getByLabel('Key id').fill('key-1');
+    await page.getByRole('button', { name: 'Import DID' }).click();
+    await expect(page.locator('#did-error').innerText()).resolves.toContain('did:key is not supported');
+    await checkPage('did-import-refused');
+    await page.getByLabel('DID', { exact: true }).fill('did:web:imported.example.com');
+    await page.getByLabel('Name of the imported DID (optional)').fill('Our own site');
+    await page.getByRole('button', { name: 'Import DID' }).click();
+    await page.waitForURL(/\/console\/dids\/[^/]+$/);
+    await expect(page.locator('#did-status').innerText()).resolves.toBe('UNVERIFIED');
+    await expect(page.locator('h1').innerText()).resolves.toBe('Our own site');
+    await checkPage('did-imported');
+  });
+
   it('shows every value typed into a form as text: no payload of the XSS corpus runs', { timeout: 60_000 }, async () => {
     for (const payload of FIELD_PAYLOADS) {
       await go('/console/organisations/new');

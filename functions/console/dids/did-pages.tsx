@@ -90,7 +90,7 @@ const renderList = async (
           value={values.serviceInstanceId}
           choices={instances.rows.map((instance) => ({ value: instance.id, label: instance.name }))}
         />
-        <TextField name="importedName" label="Name" errors={importErrors} value={values.importedName} />
+        <TextField name="importedName" label="Name of the imported DID" errors={importErrors} value={values.importedName} />
         <Actions>
           <button type="submit">Import DID</button>
         </Actions>
