@@ -92,5 +92,23 @@ describe('console: batches', () => {
     expect((await bob.get(submitted.location!)).status).toBe(404);
     expect((await bob.get(`${submitted.location}/progress`)).status).toBe(404);
     expect((await bob.post(`${submitted.location}/cancel`, {})).status).toBe(404);
+    expect((await bob.get('/console/batches')).html).not.toContain(`href="${submitted.location}"`);
+  });
+
+  it('lists the batches newest first, by state, which the dashboard counts link to', async () => {
+    const all = await alice.get('/console/batches');
+    expect(all.status).toBe(200);
+    const links = [...all.html.matchAll(/href="(\/console\/batches\/[a-z0-9]{20,})"/g)].map((m) => m[1]);
+    expect(links.length).toBeGreaterThanOrEqual(3);
+    const completed = await alice.get('/console/batches?state=COMPLETED');
+    expect(completed.html).toContain('<td>completed</td>');
+    expect(completed.html).not.toContain('<td>cancelled</td>');
+    expect(completed.html).toMatch(/<td>50<\/td><td>50<\/td><td>0<\/td>/);
+    const unknownState = await alice.get('/console/batches?state=NOPE');
+    expect(unknownState.status).toBe(200);
+    expect(unknownState.html).toContain(`${links.length} batches`);
+    const dashboard = await alice.get('/console');
+    expect(dashboard.html).toContain('href="/console/batches?state=RUNNING"');
+    expect(dashboard.html).toContain('href="/console/batches?state=NEEDS_ATTENTION"');
   });
 });

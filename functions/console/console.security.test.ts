@@ -94,6 +94,15 @@ describe('console: sign-in, headers and CSRF', () => {
       '/console/dids/new',
       '/console/dids/anyid/verify',
       '/console/dids/anyid/default',
+      '/console/dids/import',
+      '/console/library/new',
+      '/console/library/anyid/verify',
+      '/console/library/anyid/tags',
+      '/console/library/anyid/annotations',
+      '/console/templates/new',
+      '/console/templates/preview',
+      '/console/templates/anyid',
+      '/console/templates/anyid/default',
       ...['organisations', 'facilities', 'products', 'identifiers', 'schemes', 'registrars'].flatMap((kind) => [`/console/${kind}/new`, `/console/${kind}/anyid`, `/console/${kind}/anyid/delete`]),
     ];
     for (const path of posts) {

@@ -11,8 +11,8 @@ const Card = (props: { id: string; label: string; count: number; href?: string }
 );
 
 /**
- * GET /console: the dashboard. Each number links to its list where one exists (batches have no list
- * route yet; the library and DIDs open on the API's JSON lists until their console pages exist).
+ * GET /console: the dashboard. Each number links to its list: the batches' and the library's filtered by
+ * the state or verification summary counted.
  */
 export const registerDashboard = (app: Hono<ConsoleEnv>) =>
   app.get('/', async (c) => {
@@ -31,13 +31,13 @@ export const registerDashboard = (app: Hono<ConsoleEnv>) =>
         </ul>
         <h2>Batches</h2>
         <ul class="cards">
-          <Card id="batches-running" label="running" count={counts.batchesRunning} />
-          <Card id="batches-attention" label="need attention" count={counts.batchesNeedingAttention} />
+          <Card id="batches-running" label="running" count={counts.batchesRunning} href="/console/batches?state=RUNNING" />
+          <Card id="batches-attention" label="need attention" count={counts.batchesNeedingAttention} href="/console/batches?state=NEEDS_ATTENTION" />
         </ul>
         <h2>Library and DIDs</h2>
         <ul class="cards">
-          <Card id="library-pending" label="library items pending verification" count={counts.libraryPending} href="/api/v1/library" />
-          <Card id="library-failed" label="library items that failed verification" count={counts.libraryFailed} href="/api/v1/library" />
+          <Card id="library-pending" label="library items pending verification" count={counts.libraryPending} href="/console/library?status=pending" />
+          <Card id="library-failed" label="library items that failed verification" count={counts.libraryFailed} href="/console/library?status=failed" />
           <Card id="dids-not-verified" label="DIDs not verified" count={counts.didsNotVerified} href="/console/dids" />
         </ul>
       </>,

@@ -8,7 +8,7 @@ import { ASSET_PATHS } from './console-assets.ts';
 export const NAVIGATION = [
   ['Dashboard', '/console'],
   ['Issue', '/console/issue'],
-  ['Batches', '/console/batches/new'],
+  ['Batches', '/console/batches'],
   ['Credentials', '/console/credentials'],
   ['Organisations', '/console/organisations'],
   ['Facilities', '/console/facilities'],
@@ -17,6 +17,8 @@ export const NAVIGATION = [
   ['Schemes', '/console/schemes'],
   ['Registrars', '/console/registrars'],
   ['DIDs', '/console/dids'],
+  ['Library', '/console/library'],
+  ['Templates', '/console/templates'],
 ] as const;
 
 const isCurrent = (path: string, href: string) => (href === '/console' ? path === href : path === href || path.startsWith(`${href}/`));
@@ -28,7 +30,7 @@ export const CsrfField = (props: { token: string }) => <input type="hidden" name
  * Every console page: a skip link, a banner with the navigation and sign-out, one main landmark with the
  * page's heading. htmx is loaded with the response's nonce and sends the CSRF token on its own requests.
  */
-export const renderPage = (c: Context<ConsoleEnv>, title: string, body: Child, status: 200 | 201 | 400 | 403 | 404 | 409 | 422 = 200) => {
+export const renderPage = (c: Context<ConsoleEnv>, title: string, body: Child, status: 200 | 201 | 400 | 403 | 404 | 409 | 422 | 502 = 200) => {
   const path = c.req.path;
   const token = c.get('csrfToken');
   const htmxConfig = JSON.stringify({ includeIndicatorCSS: false, history: false });

@@ -1,9 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import * as z from 'zod';
-import { badRequest, notFound } from '../../core/errors.ts';
-import { openWithSupplierKey } from '../../core/library/open-with-supplier-key.ts';
+import { notFound } from '../../core/errors.ts';
 import { loadRecordView } from '../../core/library/record-queries.ts';
-import { requestVerification } from '../../core/library/request-verification.ts';
+import { reverifyRecord } from '../../core/library/reverify-record.ts';
 import type { AppEnv } from '../platform/env.ts';
 import { jsonBody, jsonResponse, pick } from '../platform/openapi-responses.ts';
 import { guarded } from '../platform/openapi-security.ts';
@@ -42,15 +41,6 @@ export const registerReverifyRecord = (app: OpenAPIHono<AppEnv>) =>
     const { sourceEncryption } = c.req.valid('json');
     const view = await loadRecordView(deps.db, tenantId, id);
     if (!view) throw notFound('Credential record');
-    if (sourceEncryption) {
-      await openWithSupplierKey(deps, tenantId, view, sourceEncryption.decryptionKey);
-    } else if (view.external?.unopened) {
-      throw badRequest(
-        'The stored copy is encrypted and no key was supplied to open it: send sourceEncryption.decryptionKey with this request.',
-        'DECRYPTION_REQUIRED',
-      );
-    } else {
-      await deps.db.transaction((tx) => requestVerification(tx, deps.jobs, { tenantId, recordId: id, origin: view.record.origin }));
-    }
+    await reverifyRecord(deps, tenantId, view, sourceEncryption?.decryptionKey);
     return c.json(toCredentialRecord((await loadRecordView(deps.db, tenantId, id))!), 202);
   });

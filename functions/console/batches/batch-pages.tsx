@@ -15,6 +15,7 @@ import { Actions, FormProblem, SelectField, type FieldErrors } from '../form-con
 import { readForm } from '../form-fields.ts';
 import { CsrfField, renderPage } from '../layout.tsx';
 import { buildFromChoices } from '../issue/issue-choices.ts';
+import { registerBatchList } from './batch-list.tsx';
 import { BATCH_COLUMNS, batchTemplateCsv, readBatchRows } from './batch-rows.ts';
 
 const tenantOf = (c: Context<ConsoleEnv>) => c.get('principal').tenantId;
@@ -157,6 +158,7 @@ const itemsOf = async (c: Context<ConsoleEnv>, fields: Record<string, string>, r
 
 /** Batches: upload with its template, live progress, cancel, the items needing attention (Node only: the job queue). */
 export const registerBatchPages = (app: Hono<ConsoleEnv>) => {
+  registerBatchList(app);
   app.get('/batches/new', (c) => renderUpload(c));
 
   app.get('/batches/template.csv', async (c) => {

@@ -1,10 +1,11 @@
 import type { Context, Hono } from 'hono';
 import { domainDeps } from '../../../core/deps.ts';
-import { createDid, didDocument, verifyDid } from '../../../core/dids/did-operations.ts';
+import { createDid, didDocument, importDid, verifyDid } from '../../../core/dids/did-operations.ts';
 import { findVisibleDid, listDids, updateDid, type DidRow } from '../../../core/dids/did-repository.ts';
 import type { CheckOutcome } from '../../../core/dids/verification-checks.ts';
 import { ApiError, notFound } from '../../../core/errors.ts';
-import { CreateDidBody } from '../../dids/schemas.ts';
+import { listServiceInstances } from '../../../core/service-instances/service-instance-repository.ts';
+import { CreateDidBody, ImportDidBody } from '../../dids/schemas.ts';
 import type { ConsoleEnv } from '../console-env.ts';
 import { Actions, FormProblem, SelectField, TextField, type FieldErrors } from '../form-controls.tsx';
 import { fieldOfMessage, optional, readForm } from '../form-fields.ts';
@@ -13,8 +14,20 @@ import { CsrfField, renderPage } from '../layout.tsx';
 const tenantOf = (c: Context<ConsoleEnv>) => c.get('principal').tenantId;
 const depsOf = (c: Context<ConsoleEnv>) => ({ ...domainDeps(c.get('services')), correlationId: c.get('correlationId') });
 
-const renderList = async (c: Context<ConsoleEnv>, values: Record<string, string> = {}, errors?: FieldErrors, status: 200 | 400 | 403 | 404 | 409 = 200) => {
-  const { rows } = await listDids(c.get('services').db, tenantOf(c), {}, { limit: 100, offset: 0 });
+/** The import form's fields (its name field is `importedName`, apart from the create form's `name`). */
+const IMPORT_FIELDS: Record<string, string> = { did: 'did', keyId: 'keyId', serviceInstanceId: 'serviceInstanceId', name: 'importedName' };
+
+const renderList = async (
+  c: Context<ConsoleEnv>,
+  values: Record<string, string> = {},
+  errors?: FieldErrors,
+  status: 200 | 400 | 403 | 404 | 409 = 200,
+  importErrors?: FieldErrors,
+) => {
+  const [{ rows }, instances] = await Promise.all([
+    listDids(c.get('services').db, tenantOf(c), {}, { limit: 100, offset: 0 }),
+    listServiceInstances(depsOf(c), tenantOf(c), { serviceType: 'VC' }, { limit: 100, offset: 0 }),
+  ]);
   return renderPage(
     c,
     'DIDs',
@@ -60,6 +73,26 @@ const renderList = async (c: Context<ConsoleEnv>, values: Record<string, string>
         <TextField name="name" label="Name" errors={errors} value={values.name} />
         <Actions>
           <button type="submit">Create DID</button>
+        </Actions>
+      </form>
+      <h2>Import a DID</h2>
+      <p class="hint">A did:web identifier your VC service already holds: recorded here without calling the service, unverified until you verify it.</p>
+      <form method="post" action="/console/dids/import">
+        <CsrfField token={c.get('csrfToken')} />
+        <FormProblem errors={importErrors} />
+        <TextField name="did" label="DID" required errors={importErrors} value={values.did} hint="For example did:web:example.com" />
+        <TextField name="keyId" label="Key id" required errors={importErrors} value={values.keyId} hint="The id of its signing key at the VC service." />
+        <SelectField
+          name="serviceInstanceId"
+          label="VC service"
+          required
+          errors={importErrors}
+          value={values.serviceInstanceId}
+          choices={instances.rows.map((instance) => ({ value: instance.id, label: instance.name }))}
+        />
+        <TextField name="importedName" label="Name of the imported DID" errors={importErrors} value={values.importedName} />
+        <Actions>
+          <button type="submit">Import DID</button>
         </Actions>
       </form>
     </>,
@@ -132,7 +165,7 @@ const loadDid = async (c: Context<ConsoleEnv>) => {
   return did;
 };
 
-/** DIDs: list, create managed or self-managed, the document, verify with each check's result, the default. */
+/** DIDs: list, create managed or self-managed, import one the VC service holds, the document, verify with each check's result, the default. */
 export const registerDidPages = (app: Hono<ConsoleEnv>) => {
   app.get('/dids', (c) => renderList(c));
 
@@ -153,6 +186,34 @@ export const registerDidPages = (app: Hono<ConsoleEnv>) => {
         const named = fieldOfMessage(error.message);
         const errors = named && ['type', 'alias', 'name'].includes(named.field) ? { [named.field]: named.problem } : { _form: error.message };
         return renderList(c, fields, errors, error.status as 400 | 403 | 404 | 409);
+      }
+      throw error;
+    }
+  });
+
+  app.post('/dids/import', async (c) => {
+    const fields = await readForm(c);
+    const input = {
+      did: fields.did ?? '',
+      method: 'DID_WEB',
+      keyId: fields.keyId ?? '',
+      serviceInstanceId: fields.serviceInstanceId ?? '',
+      ...(optional(fields, 'importedName') ? { name: optional(fields, 'importedName') } : {}),
+    };
+    const parsed = ImportDidBody.safeParse(input);
+    if (!parsed.success) {
+      const errors: FieldErrors = {};
+      for (const issue of parsed.error.issues) errors[IMPORT_FIELDS[String(issue.path[0])] ?? '_form'] ??= issue.message;
+      return renderList(c, fields, undefined, 400, errors);
+    }
+    try {
+      const row = await importDid(depsOf(c), tenantOf(c), parsed.data);
+      return c.redirect(`/console/dids/${row.id}`, 303);
+    } catch (error) {
+      if (error instanceof ApiError && [400, 403, 404, 409].includes(error.status)) {
+        const named = fieldOfMessage(error.message);
+        const field = named ? IMPORT_FIELDS[named.field] : undefined;
+        return renderList(c, fields, undefined, error.status as 400 | 403 | 404 | 409, field ? { [field]: named!.problem } : { _form: error.message });
       }
       throw error;
     }
