@@ -1,12 +1,13 @@
 import { Hono, type Context } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
+import { payloadDigest, type CorrelatedEvents } from './correlated-events.ts';
 import type { Fetcher } from '../core/net/fetcher.ts';
 import { apiKeyChecker } from '../core/service-kit/api-key.ts';
 import type { DidResolver } from './did-resolver.ts';
 import { didDocument, didOfDocumentRequest } from './did-web.ts';
 import { asObject, invalidArgument, notFoundError, requiredText, VcError } from './errors.ts';
 import type { IdentifierStore } from './identifiers.ts';
-import { issueCredential } from './signing.ts';
+import { issueCredential, issuerIdOf } from './signing.ts';
 import { checkStatus, STATUS_LIST_PATH, type StatusLists } from './status-lists.ts';
 import { createJwsChecker } from './jws-check.ts';
 import { createRemoteStatusLists } from './remote-status-lists.ts';
@@ -20,7 +21,8 @@ const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 export const MAX_BODY_BYTES = 1_048_576;
 
 interface VcEnv {
-  Variables: { correlationId: string };
+  /** tracedId: the caller's own correlation id, when it sent one (what correlated events are recorded under). */
+  Variables: { correlationId: string; tracedId: string | undefined };
 }
 
 export interface VcAppDeps {
@@ -30,6 +32,8 @@ export interface VcAppDeps {
   statusLists: StatusLists;
   /** The guarded fetch other services' status lists are read through. */
   fetchStatusList: Fetcher;
+  /** Signatures and status entries recorded under the caller's correlation id. */
+  events: CorrelatedEvents;
   logger: Logger;
 }
 
@@ -66,6 +70,7 @@ export const buildVcApp = (deps: VcAppDeps) => {
     const incoming = c.req.header('x-correlation-id');
     const id = incoming && CORRELATION_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set('correlationId', id);
+    c.set('tracedId', id === incoming ? id : undefined);
     c.header('x-correlation-id', id);
     await next();
     logger.debug('request', { correlationId: id, method: c.req.method, path: c.req.path, status: c.res.status });
@@ -114,8 +119,22 @@ export const buildVcApp = (deps: VcAppDeps) => {
   app.use('/agent/*', requireApiKey);
 
   app.post('/v2/credentials/issue', async (c) => {
-    const verifiableCredential = await issueCredential(identifiers, await readJsonObject(c));
+    const body = await readJsonObject(c);
+    const verifiableCredential = await issueCredential(identifiers, body);
+    const traced = c.get('tracedId');
+    if (traced) {
+      const credential = body.credential as Record<string, unknown>;
+      const credentialId = typeof credential.id === 'string' ? credential.id : null;
+      await deps.events.record(traced, { kind: 'signature', issuer: issuerIdOf(credential)!, credentialId, payloadDigest: await payloadDigest(credential) });
+    }
     return c.json({ verifiableCredential }, 201);
+  });
+
+  // What this service did for one correlation id (our own route, not VCkit's): the operator's trace of a batch item.
+  app.get('/v2/correlations/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!CORRELATION_ID.test(id)) throw invalidArgument('the correlation id must be 1 to 128 letters, digits, _ or -');
+    return c.json({ correlationId: id, events: await deps.events.byCorrelation(id) }, 200);
   });
 
   // VC-API verify, as VCkit serves it: the credential under `verifiableCredential`, the answer routeVerificationCredential's.
@@ -125,7 +144,7 @@ export const buildVcApp = (deps: VcAppDeps) => {
     return c.json(await verify({ credential, policies: { credentialStatus: true } }), 200);
   });
 
-  const agent: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
+  const agent: Record<string, (body: Record<string, unknown>, tracedId: string | undefined) => Promise<unknown>> = {
     didManagerCreate: async (body) => {
       optionalEqual(body, 'provider', 'did:web');
       optionalEqual(body, 'kms', 'local');
@@ -150,7 +169,11 @@ export const buildVcApp = (deps: VcAppDeps) => {
     routeVerificationCredential: verify,
     // Veramo's own name for the same verification.
     verifyCredential: verify,
-    issueBitstringStatusList: (body) => statusLists.mint(body),
+    issueBitstringStatusList: async (body, traced) => {
+      const entry = await statusLists.mint(body);
+      if (traced) await deps.events.record(traced, { kind: 'status-entry', issuer: String(body.bitstringStatusIssuer), statusEntry: entry.id });
+      return entry;
+    },
     setBitstringStatus: (body) => statusLists.set(body),
     checkBitstringStatus: (body) => checkStatus(readStatus, body),
   };
@@ -159,7 +182,7 @@ export const buildVcApp = (deps: VcAppDeps) => {
     if (replaced) throw replaced;
     const handler = Object.hasOwn(agent, c.req.param('method')) ? agent[c.req.param('method')] : undefined;
     if (!handler) throw notFoundError(`no agent method ${c.req.param('method')}`);
-    return c.json((await handler(await readJsonObject(c))) as object, 200);
+    return c.json((await handler(await readJsonObject(c), c.get('tracedId'))) as object, 200);
   });
 
   app.notFound((c) => {

@@ -6,6 +6,7 @@ import { createLogger, parseLogLevel } from '../core/logging/logger.ts';
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { readWorkerCount, stopOnSignals, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 import { buildVcApp } from './app.ts';
+import { createCorrelatedEvents } from './correlated-events.ts';
 import { migrateVcSchema } from './db/migrate.ts';
 import type { DocumentFetcher } from './did-fetch.ts';
 import { createDocumentFetcher } from './node-did-fetch.ts';
@@ -38,7 +39,7 @@ export const startVcServer = async (
   await statusLists.listen((error) => logger.warn('Status list change listener failed', { error: String(error) }));
   // Other services' status lists: the main API's guarded fetch, private hosts only where did:web may reach them.
   const fetchStatusList = createGuardedFetch({ allowPrivate: settings.allowPrivateDidHosts, userAgent: 'CredentialSupportService-VC/1.0' });
-  const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, fetchStatusList, logger });
+  const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, fetchStatusList, events: createCorrelatedEvents(sql), logger });
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   await new Promise<void>((done) => server.once('listening', () => done()));
   const address = server.address();
