@@ -30,11 +30,37 @@ export interface StoredDocument {
   decryptionKey?: string;
 }
 
+/** An object our storage service stored under a correlation id (`GET /api/correlations/:id`; upstream has no such route). */
+export interface CorrelatedObject {
+  uri: string;
+  bucket: string;
+  key: string;
+  visibility: 'public' | 'private';
+  storedAt: string;
+  /** False once the object was deleted. */
+  exists: boolean;
+}
+
+const CorrelatedAnswer = z.looseObject({
+  objects: z.array(
+    z.looseObject({
+      uri: z.string(),
+      bucket: z.string(),
+      key: z.string(),
+      visibility: z.enum(['public', 'private']),
+      storedAt: z.string(),
+      exists: z.boolean(),
+    }),
+  ),
+});
+
 export interface StorageAdapter {
   storeJson(data: Record<string, unknown>, options: { encrypt: boolean; id?: string }): Promise<StoredDocument>;
   storeFile(bytes: Uint8Array, contentType: string, options: { encrypt: boolean; id?: string; filename?: string }): Promise<StoredDocument>;
   /** Deletes every object of the id in the bucket used for that visibility. */
   delete(id: string, options: { encrypted: boolean }): Promise<void>;
+  /** The objects stored under a correlation id, in any bucket (at most 20). */
+  findByCorrelation(correlationId: string): Promise<CorrelatedObject[]>;
 }
 
 /** `4.0` speaks `/api/v4`; any 3.x.y speaks the real 3.x path `/api/3.0.0`. */
@@ -45,7 +71,8 @@ export const hexHashToMultibase = (hex: string) => base58btc.encode(createDigest
 
 /** The storage service client (uncefact storage service 3.x and 4.x, and ours). */
 export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher, context: CallContext = {}): StorageAdapter => {
-  const base = `${config.baseUrl.replace(/\/+$/, '')}/api/${storagePathSegment(config.apiVersion)}`;
+  const root = config.baseUrl.replace(/\/+$/, '');
+  const base = `${root}/api/${storagePathSegment(config.apiVersion)}`;
   // Every call's headers: the key and the trace headers.
   const auth: Record<string, string> = { ...(config.apiKey ? { 'x-api-key': config.apiKey } : {}), ...traceHeaders(context) };
 
@@ -95,6 +122,11 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher, co
       await callUpstream('STORAGE', () =>
         fetcher(`${base}/${bucketFor(encrypted)}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: auth }),
       );
+    },
+
+    async findByCorrelation(correlationId) {
+      const res = await callUpstream('STORAGE', () => fetcher(`${root}/api/correlations/${encodeURIComponent(correlationId)}`, { headers: auth }));
+      return (await upstreamJson('STORAGE', res, CorrelatedAnswer)).objects;
     },
   };
 };
