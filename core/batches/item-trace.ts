@@ -16,7 +16,8 @@ export const MAX_TRACED_INSTANCES = 10;
 export interface ItemTrace {
   signatures: CorrelatedEvent[];
   statusEntries: CorrelatedEvent[];
-  objects: CorrelatedObject[];
+  /** Each with the storage instance that holds it. */
+  objects: (CorrelatedObject & { instanceId: string })[];
   /** Instances that could not answer (down, or a service that keeps no correlation records), one line each. */
   unanswered: string[];
   /** VC and storage instances asked. */
@@ -59,7 +60,8 @@ export const traceCorrelation = async (deps: TraceDeps, tenantId: string, correl
           trace.statusEntries.push(...events.filter((e) => e.kind === 'status-entry'));
         } else {
           trace.asked.storage += 1;
-          trace.objects.push(...(await (await storageAdapterFor(plain, instance.configEncrypted)).findByCorrelation(correlationId)));
+          const objects = await (await storageAdapterFor(plain, instance.configEncrypted)).findByCorrelation(correlationId);
+          trace.objects.push(...objects.map((o) => ({ ...o, instanceId: instance.id })));
         }
       } catch (error) {
         trace.unanswered.push(`${instance.serviceType} instance ${instance.id}: ${why(error)}`);
