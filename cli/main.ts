@@ -13,10 +13,18 @@ import { EXIT, EXIT_CODES_HELP, UsageError, type CliCommand, type CliContext } f
 import { checkSettings } from './commands/check-settings.ts';
 import { inspectItemCommand } from './commands/inspect-item.ts';
 import { listUnknownItemsCommand } from './commands/list-unknown-items.ts';
+import { listOrphansCommand, removeOrphansCommand } from './commands/orphans.ts';
 import { resolveItemCommand } from './commands/resolve-item.ts';
 
 /** Every operator command, one module each in cli/commands/. */
-export const COMMANDS: readonly CliCommand[] = [checkSettings, listUnknownItemsCommand, inspectItemCommand, resolveItemCommand];
+export const COMMANDS: readonly CliCommand[] = [
+  checkSettings,
+  listUnknownItemsCommand,
+  inspectItemCommand,
+  resolveItemCommand,
+  listOrphansCommand,
+  removeOrphansCommand,
+];
 
 export interface CliIo {
   out(text: string): void;

@@ -3,7 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
 import { apiKeyChecker } from '../core/service-kit/api-key.ts';
-import { findByCorrelation, isIndexName, recordCorrelation } from './correlation-index.ts';
+import { findByCorrelation, isIndexName, listCorrelated, MAX_LISTED, recordCorrelation } from './correlation-index.ts';
 import { StorageError } from './errors.ts';
 import type { ObjectStore } from './object-store.ts';
 import { registerStorageDocs } from './openapi.ts';
@@ -53,6 +53,17 @@ export const buildStorageApp = (deps: { settings: StorageSettings; store: Object
   };
 
   app.get('/health-check', (c) => c.text('OK'));
+
+  // Our own route: every object stored under a correlation id in one bucket, a page at a time (the orphan sweep).
+  app.get('/api/correlations', requireApiKey, async (c) => {
+    const bucket = c.req.query('bucket') ?? '';
+    assertConfiguredBucket(settings, bucket);
+    const after = c.req.query('after') ?? '';
+    const limit = Number(c.req.query('limit') ?? MAX_LISTED);
+    if (after.length > 400) return message(c, 400, 'Invalid after. It must be the next value of the previous page.');
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LISTED) return message(c, 400, `Invalid limit. It must be an integer from 1 to ${MAX_LISTED}.`);
+    return c.json(await listCorrelated(store, bucket, after, limit), 200);
+  });
 
   // Our own route (not upstream's): what was stored under one correlation id, for the operator's trace of a batch item.
   app.get('/api/correlations/:id', requireApiKey, async (c) => {

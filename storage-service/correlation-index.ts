@@ -53,3 +53,23 @@ export const findByCorrelation = async (
   }
   return found;
 };
+
+/** Most index entries one page of the orphan sweep returns. */
+export const MAX_LISTED = 200;
+
+/**
+ * The objects stored under any correlation id in one bucket, by index name after `after`, a page
+ * at a time (`next` is the cursor of the next page), each with its correlation id and whether it is still there.
+ */
+export const listCorrelated = async (store: ObjectStore, bucket: string, after: string, limit: number) => {
+  const names = (await store.list(bucket, INDEX_PREFIX)).filter((n) => n > after).sort().slice(0, limit);
+  const objects: (CorrelatedObject & { correlationId: string; exists: boolean })[] = [];
+  for (const name of names) {
+    const entry = await store.get(bucket, name);
+    if (!entry) continue;
+    const object = JSON.parse(await readBody(entry.body)) as CorrelatedObject;
+    const correlationId = name.slice(INDEX_PREFIX.length, name.length - object.key.length - 1);
+    objects.push({ ...object, correlationId, exists: (await store.list(bucket, object.key)).includes(object.key) });
+  }
+  return { objects, ...(names.length === limit ? { next: names.at(-1)! } : {}) };
+};

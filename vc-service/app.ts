@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
-import { payloadDigest, type CorrelatedEvents } from './correlated-events.ts';
+import { MAX_LISTED, payloadDigest, type CorrelatedEvents } from './correlated-events.ts';
 import type { Fetcher } from '../core/net/fetcher.ts';
 import { apiKeyChecker } from '../core/service-kit/api-key.ts';
 import type { DidResolver } from './did-resolver.ts';
@@ -128,6 +128,24 @@ export const buildVcApp = (deps: VcAppDeps) => {
       await deps.events.record(traced, { kind: 'signature', issuer: issuerIdOf(credential)!, credentialId, payloadDigest: await payloadDigest(credential) });
     }
     return c.json({ verifiableCredential }, 201);
+  });
+
+  // Every status entry minted under a correlation id, a page at a time, with its purpose and whether its bit is set:
+  // the operator's orphan sweep compares them with the entries the main API's records own.
+  app.get('/v2/correlations', async (c) => {
+    const after = c.req.query('after') ?? '0';
+    const limit = Number(c.req.query('limit') ?? MAX_LISTED);
+    if (!/^\d{1,18}$/.test(after)) throw invalidArgument('after must be the id of the last entry of the previous page');
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LISTED) throw invalidArgument(`limit must be an integer from 1 to ${MAX_LISTED}`);
+    const entries = await deps.events.listStatusEntries(after, limit);
+    const described = await Promise.all(
+      entries.map(async (e) => {
+        const hash = e.statusEntry.lastIndexOf('#');
+        const bit = await statusLists.bitOf({ statusListCredential: e.statusEntry.slice(0, hash), statusListIndex: e.statusEntry.slice(hash + 1) });
+        return { ...e, statusPurpose: bit?.purpose ?? null, bitSet: bit?.set ?? null };
+      }),
+    );
+    return c.json({ entries: described, ...(entries.length === limit ? { next: entries.at(-1)!.id } : {}) }, 200);
   });
 
   // What this service did for one correlation id (our own route, not VCkit's): the operator's trace of a batch item.

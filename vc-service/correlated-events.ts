@@ -37,6 +37,8 @@ export const createCorrelatedEvents = (sql: postgres.Sql) => ({
       values (${correlationId}, ${event.kind}, ${event.issuer}, ${row.credentialId}, ${row.payloadDigest}, ${row.statusEntry})`;
   },
 
+  listStatusEntries: (after: string, limit: number) => listStatusEntries(sql, after, limit),
+
   async byCorrelation(correlationId: string): Promise<RecordedEvent[]> {
     const rows = await sql<RecordedEvent[]>`
       select kind, issuer, credential_id as "credentialId", payload_digest as "payloadDigest", status_entry as "statusEntry",
@@ -45,5 +47,25 @@ export const createCorrelatedEvents = (sql: postgres.Sql) => ({
     return [...rows];
   },
 });
+
+/** A status entry recorded under some correlation id, as the orphan sweep pages through them. */
+export interface ListedStatusEntry {
+  /** The page cursor. */
+  id: string;
+  correlationId: string;
+  issuer: string;
+  statusEntry: string;
+  createdAt: string;
+}
+
+export const MAX_LISTED = 200;
+
+/** Status entries minted under any correlation id, oldest first, after the cursor `after`. */
+export const listStatusEntries = async (sql: postgres.Sql, after: string, limit: number): Promise<ListedStatusEntry[]> => [
+  ...(await sql<ListedStatusEntry[]>`
+    select id::text, correlation_id as "correlationId", issuer, status_entry as "statusEntry",
+           to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt"
+    from vc_service.correlated_events where kind = 'status-entry' and id > ${after}::bigint order by id limit ${limit}`),
+];
 
 export type CorrelatedEvents = ReturnType<typeof createCorrelatedEvents>;

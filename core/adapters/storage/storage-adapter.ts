@@ -54,6 +54,21 @@ const CorrelatedAnswer = z.looseObject({
   ),
 });
 
+const ListedAnswer = z.looseObject({
+  objects: z.array(
+    z.looseObject({
+      uri: z.string(),
+      bucket: z.string(),
+      key: z.string(),
+      visibility: z.enum(['public', 'private']),
+      storedAt: z.string(),
+      exists: z.boolean(),
+      correlationId: z.string(),
+    }),
+  ),
+  next: z.string().optional(),
+});
+
 export interface StorageAdapter {
   storeJson(data: Record<string, unknown>, options: { encrypt: boolean; id?: string }): Promise<StoredDocument>;
   storeFile(bytes: Uint8Array, contentType: string, options: { encrypt: boolean; id?: string; filename?: string }): Promise<StoredDocument>;
@@ -61,6 +76,12 @@ export interface StorageAdapter {
   delete(id: string, options: { encrypted: boolean }): Promise<void>;
   /** The objects stored under a correlation id, in any bucket (at most 20). */
   findByCorrelation(correlationId: string): Promise<CorrelatedObject[]>;
+  /** One page of the objects stored under any correlation id in a bucket (`next` when more follow). */
+  listCorrelated(bucket: string, after?: string): Promise<{ objects: (CorrelatedObject & { correlationId: string })[]; next?: string }>;
+  /** The buckets this instance stores in (public, private). */
+  buckets(): string[];
+  /** Deletes one object (every object of its id) in a named bucket. */
+  removeObject(bucket: string, key: string): Promise<void>;
 }
 
 /** `4.0` speaks `/api/v4`; any 3.x.y speaks the real 3.x path `/api/3.0.0`. */
@@ -127,6 +148,19 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher, co
     async findByCorrelation(correlationId) {
       const res = await callUpstream('STORAGE', () => fetcher(`${root}/api/correlations/${encodeURIComponent(correlationId)}`, { headers: auth }));
       return (await upstreamJson('STORAGE', res, CorrelatedAnswer)).objects;
+    },
+
+    async listCorrelated(bucket, after = '') {
+      const query = `bucket=${encodeURIComponent(bucket)}&after=${encodeURIComponent(after)}`;
+      const res = await callUpstream('STORAGE', () => fetcher(`${root}/api/correlations?${query}`, { headers: auth }));
+      return upstreamJson('STORAGE', res, ListedAnswer);
+    },
+
+    buckets: () => [...new Set([config.publicBucket, config.privateBucket])],
+
+    async removeObject(bucket, key) {
+      const id = key.replace(/\.[^.]+$/, '');
+      await callUpstream('STORAGE', () => fetcher(`${base}/${encodeURIComponent(bucket)}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: auth }));
     },
   };
 };

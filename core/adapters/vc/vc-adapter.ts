@@ -51,6 +51,19 @@ export interface CorrelatedEvent {
   createdAt: string;
 }
 
+/** A status entry minted under some correlation id (`GET /v2/correlations`), as the orphan sweep pages through them. */
+export interface ListedStatusEntry {
+  id: string;
+  correlationId: string;
+  issuer: string;
+  /** `<list url>#<index>`. */
+  statusEntry: string;
+  /** Null when the list is no longer on the service. */
+  statusPurpose: string | null;
+  bitSet: boolean | null;
+  createdAt: string;
+}
+
 export interface VcAdapter {
   /** Enveloped VC-JOSE; the decoded credential is the JWS payload. */
   issue(credential: Record<string, unknown>): Promise<{ enveloped: EnvelopedCredential; decoded: Record<string, unknown> }>;
@@ -67,6 +80,8 @@ export interface VcAdapter {
   checkStatus(entry: StatusEntry, issuerDid: string): Promise<{ revoked: boolean; errors?: { message?: string }[] }>;
   /** Signatures made and status entries minted under a correlation id (at most 50, oldest first). */
   correlatedEvents(correlationId: string): Promise<CorrelatedEvent[]>;
+  /** One page of the status entries minted under any correlation id, after the cursor (`next` when more follow). */
+  listStatusEntries(after?: string): Promise<{ entries: ListedStatusEntry[]; next?: string }>;
 }
 
 const malformed = (what: string) => new AdapterError('unavailable', 'VC', `The VC service returned ${what}`);
@@ -117,6 +132,20 @@ const Answers = {
         createdAt: z.string(),
       }),
     ),
+  }),
+  listed: z.looseObject({
+    entries: z.array(
+      z.looseObject({
+        id: z.string(),
+        correlationId: z.string(),
+        issuer: z.string(),
+        statusEntry: z.string(),
+        statusPurpose: z.string().nullable(),
+        bitSet: z.boolean().nullable(),
+        createdAt: z.string(),
+      }),
+    ),
+    next: z.string().optional(),
   }),
   status: z.looseObject({ revoked: z.boolean(), errors: z.array(z.looseObject({ message: z.string().optional() })).optional() }),
   statusSet: z.looseObject({ status: z.boolean() }),
@@ -206,6 +235,12 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher, context: Cal
         }),
       );
       return (await upstreamJson('VC', res, Answers.correlated)).events;
+    },
+    async listStatusEntries(after = '0') {
+      const res = await callUpstream('VC', () =>
+        fetcher(`${base}/v2/correlations?after=${encodeURIComponent(after)}`, { headers: { authorization: `Bearer ${config.apiKey}`, ...traceHeaders(context) } }),
+      );
+      return upstreamJson('VC', res, Answers.listed);
     },
   };
 };
