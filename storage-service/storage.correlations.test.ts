@@ -47,6 +47,24 @@ describe.each(['local', 's3'] as Backend[])('storage service on the %s backend: 
     expect(read.status).toBe(404);
   });
 
+  it('lists the objects stored under any correlation id in a bucket, a page at a time, with each one\'s id', async () => {
+    const ids = [crypto.randomUUID(), crypto.randomUUID()];
+    for (const [i, id] of ids.entries()) await s.call('POST', '/api/v4/public', { json: { data: { i }, id }, headers: traced(`batch-z-${i}`) });
+    const all = await s.call('GET', '/api/correlations?bucket=documents');
+    expect(all.status).toBe(200);
+    const listed = ((await all.json()) as any).objects.filter((o: { correlationId: string }) => o.correlationId.startsWith('batch-z-'));
+    expect(listed).toEqual(
+      ids.map((id, i) => expect.objectContaining({ correlationId: `batch-z-${i}`, key: `${id}.json`, bucket: 'documents', exists: true })),
+    );
+    const page = (await (await s.call('GET', '/api/correlations?bucket=documents&limit=1')).json()) as any;
+    expect(page.objects).toHaveLength(1);
+    const next = (await (await s.call('GET', `/api/correlations?bucket=documents&limit=1&after=${page.next}`)).json()) as any;
+    expect(next.objects[0].key).not.toBe(page.objects[0].key);
+    expect((await s.call('GET', '/api/correlations?bucket=nope')).status).toBe(400);
+    expect((await s.call('GET', '/api/correlations?bucket=documents&limit=500')).status).toBe(400);
+    expect((await s.call('GET', '/api/correlations?bucket=documents', { key: null })).status).toBe(401);
+  });
+
   it('the lookup needs the API key and a well-formed id', async () => {
     expect((await lookup('batch-x-0', null)).status).toBe(401);
     expect((await lookup('batch-x-0', 'wrong')).status).toBe(401);

@@ -51,6 +51,27 @@ describe('VC service: what it did for a correlation id', () => {
     expect((await events('batch-c')).body.events).toEqual([]);
   });
 
+  it('lists every status entry minted under a correlation id a page at a time, with its purpose and whether its bit is set', async () => {
+    const traced2 = traced('batch-d-0');
+    const minted = [];
+    for (let i = 0; i < 3; i++) {
+      minted.push((await vc.call('POST', '/agent/issueBitstringStatusList', { json: { statusPurpose: 'revocation', bitstringStatusIssuer: issuer }, headers: traced2 })).body);
+    }
+    const first = minted[0];
+    await vc.agent('setBitstringStatus', { statusListCredential: first.statusListCredential, statusListVCIssuer: issuer, statusPurpose: 'revocation', index: first.statusListIndex, status: true });
+    const all = await vc.call('GET', '/v2/correlations');
+    expect(all.status).toBe(200);
+    const mine = all.body.entries.filter((e: { correlationId: string }) => e.correlationId === 'batch-d-0');
+    expect(mine).toEqual(minted.map((m, i) => ({ id: expect.stringMatching(/^\d+$/), correlationId: 'batch-d-0', issuer, statusEntry: m.id, statusPurpose: 'revocation', bitSet: i === 0, createdAt: expect.any(String) })));
+    // Paged: a full page names the cursor of the next.
+    const page = await vc.call('GET', '/v2/correlations?limit=1');
+    expect(page.body.entries).toHaveLength(1);
+    const next = await vc.call('GET', `/v2/correlations?limit=1&after=${page.body.next}`);
+    expect(next.body.entries[0].id).not.toBe(page.body.entries[0].id);
+    for (const bad of ['?after=x', '?limit=0', '?limit=201']) expect((await vc.call('GET', `/v2/correlations${bad}`)).status, bad).toBe(400);
+    expect((await vc.call('GET', '/v2/correlations', { key: null })).status).toBe(401);
+  });
+
   it('the lookup needs the API key and a well-formed id', async () => {
     expect((await events('batch-a-3', null)).status).toBe(401);
     expect((await events('batch-a-3', 'wrong-key')).status).toBe(401);
