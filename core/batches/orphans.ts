@@ -117,9 +117,14 @@ export const findOrphans = async (deps: OrphanDeps, options: { olderThanMinutes:
     .where(inArray(serviceInstances.serviceType, ['VC', 'STORAGE']))
     .orderBy(serviceInstances.id);
   const sweep: OrphanSweep = { orphans: [], unanswered: [] };
+  // Two instances naming one service (a tenant's own beside the system's) are read once.
+  const seen = new Set<string>();
   for (const instance of instances) {
     try {
       const config = await deps.box.openConfig(instance.configEncrypted);
+      const service = `${instance.serviceType} ${String((config as { baseUrl?: unknown }).baseUrl).replace(/\/+$/, '')}`;
+      if (seen.has(service)) continue;
+      seen.add(service);
       sweep.orphans.push(
         ...(instance.serviceType === 'VC'
           ? await statusEntries(deps, instance.id, createVcAdapter(config as VcConfig, deps.fetcher), cutoff)
