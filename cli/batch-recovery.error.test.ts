@@ -54,12 +54,12 @@ describe('css-operator batch recovery: refusals', () => {
       [
         'neither --issued nor --failed',
         ['resolve-item', '--tenant', 't', '--batch', 'b', '--index=0', '--version=1', '--reason=r'],
-        'give exactly one of --issued <credentialId> and --failed --evidence <ref>',
+        'give exactly one of --issued <credentialId>, --issued-from-stored and --failed --evidence <ref>',
       ],
       [
         'both --issued and --failed',
         ['resolve-item', '--tenant', 't', '--batch', 'b', '--index=0', '--version=1', '--issued=c', '--failed', '--evidence=e', '--reason=r'],
-        'give exactly one of --issued <credentialId> and --failed --evidence <ref>',
+        'give exactly one of --issued <credentialId>, --issued-from-stored and --failed --evidence <ref>',
       ],
       ['--evidence with --issued', ['resolve-item', '--tenant', 't', '--batch', 'b', '--index=0', '--version=1', '--issued=c', '--evidence=e', '--reason=r'], '--evidence: goes with --failed, not --issued'],
       ['a blank --issued', ['resolve-item', '--tenant', 't', '--batch', 'b', '--index=0', '--version=1', '--issued= ', '--reason=r'], '--issued: must not be blank'],

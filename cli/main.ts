@@ -14,6 +14,7 @@ import { auditEncryptionCommand } from './commands/audit-encryption.ts';
 import { checkSettings } from './commands/check-settings.ts';
 import { inspectItemCommand } from './commands/inspect-item.ts';
 import { listUnknownItemsCommand } from './commands/list-unknown-items.ts';
+import { listOrphansCommand, removeOrphansCommand } from './commands/orphans.ts';
 import { resolveItemCommand } from './commands/resolve-item.ts';
 import { rotateDidKeyCommand } from './commands/rotate-did-key.ts';
 import { rotateEncryptionKeyCommand } from './commands/rotate-encryption-key.ts';
@@ -27,6 +28,8 @@ export const COMMANDS: readonly CliCommand[] = [
   rotateEncryptionKeyCommand,
   auditEncryptionCommand,
   rotateDidKeyCommand,
+  listOrphansCommand,
+  removeOrphansCommand,
 ];
 
 export interface CliIo {

@@ -18,6 +18,6 @@ const operatorName = (env: Record<string, string | undefined>): string => {
 export const auditOperatorAction = (
   logger: Logger,
   env: Record<string, string | undefined>,
-  command: 'inspect-item' | 'resolve-item' | 'list-unknown-items' | 'rotate-encryption-key' | 'audit-encryption' | 'rotate-did-key',
+  command: 'inspect-item' | 'resolve-item' | 'list-unknown-items' | 'rotate-encryption-key' | 'audit-encryption' | 'rotate-did-key' | 'list-orphans' | 'remove-orphans',
   fields: Record<string, unknown>,
 ): void => logger.warn(`Operator ${command}`, { audit: true, operator: operatorName(env), command, ...fields });

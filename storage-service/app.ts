@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
 import { registerApiDocsPage, type SwaggerUiFiles } from '../core/service-kit/api-docs-page.ts';
 import { apiKeyChecker } from '../core/service-kit/api-key.ts';
+import { findByCorrelation, isIndexName, listCorrelated, MAX_LISTED, recordCorrelation } from './correlation-index.ts';
 import { StorageError } from './errors.ts';
 import type { ObjectStore } from './object-store.ts';
 import { registerStorageDocs, STORAGE_API_TITLE } from './openapi.ts';
@@ -16,7 +17,8 @@ const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 interface StorageEnv {
-  Variables: { correlationId: string };
+  /** tracedId: the caller's own correlation id, when it sent one (what uploads are indexed under). */
+  Variables: { correlationId: string; tracedId: string | undefined };
 }
 
 const message = (c: Context, status: StorageError['status'], text: string) => c.json({ message: text }, status);
@@ -35,6 +37,7 @@ export const buildStorageApp = (deps: { settings: StorageSettings; store: Object
     const incoming = c.req.header('x-correlation-id');
     const id = incoming && CORRELATION_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set('correlationId', id);
+    c.set('tracedId', id === incoming ? id : undefined);
     // Set before the handler runs: a header added to a finished response makes Hono rebuild it as a
     // stream, which costs more than the rest of a small read.
     c.header('x-correlation-id', id);
@@ -53,14 +56,34 @@ export const buildStorageApp = (deps: { settings: StorageSettings; store: Object
 
   app.get('/health-check', (c) => c.text('OK'));
 
+  // Our own route: every object stored under a correlation id in one bucket, a page at a time (the orphan sweep).
+  app.get('/api/correlations', requireApiKey, async (c) => {
+    const bucket = c.req.query('bucket') ?? '';
+    assertConfiguredBucket(settings, bucket);
+    const after = c.req.query('after') ?? '';
+    const limit = Number(c.req.query('limit') ?? MAX_LISTED);
+    if (after.length > 400) return message(c, 400, 'Invalid after. It must be the next value of the previous page.');
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LISTED) return message(c, 400, `Invalid limit. It must be an integer from 1 to ${MAX_LISTED}.`);
+    return c.json(await listCorrelated(store, bucket, after, limit), 200);
+  });
+
+  // Our own route (not upstream's): what was stored under one correlation id, for the operator's trace of a batch item.
+  app.get('/api/correlations/:id', requireApiKey, async (c) => {
+    const id = c.req.param('id');
+    if (!CORRELATION_ID.test(id)) return message(c, 400, 'Invalid correlation id. It must be 1 to 128 letters, digits, _ or -.');
+    return c.json({ correlationId: id, objects: await findByCorrelation(store, settings.buckets, id) }, 200);
+  });
+
   for (const version of API_VERSIONS) {
     const base = `/api/${version}`;
     for (const visibility of ['public', 'private'] as Visibility[]) {
       app.post(`${base}/${visibility}`, requireApiKey, async (c) => {
         const upload = await parseUploadRequest(c.req.raw, settings);
-        const result = await storeUpload(store, settings, version, visibility, upload);
-        logger.info('stored', { correlationId: c.get('correlationId'), uri: result.uri, visibility });
-        return c.json(result, 201);
+        const { answer, bucket, key } = await storeUpload(store, settings, version, visibility, upload);
+        const traced = c.get('tracedId');
+        if (traced) await recordCorrelation(store, traced, { uri: answer.uri, bucket, key, visibility, storedAt: new Date().toISOString() });
+        logger.info('stored', { correlationId: c.get('correlationId'), uri: answer.uri, visibility });
+        return c.json(answer, 201);
       });
     }
 
@@ -77,7 +100,7 @@ export const buildStorageApp = (deps: { settings: StorageSettings; store: Object
 
     app.get(`${base}/:bucket/:file`, async (c) => {
       const { bucket, file } = c.req.param();
-      if (!settings.buckets.includes(bucket) || !SAFE_NAME.test(file) || file.includes('..')) {
+      if (!settings.buckets.includes(bucket) || !SAFE_NAME.test(file) || file.includes('..') || isIndexName(file)) {
         return message(c, 404, 'Not found.');
       }
       const found = await store.get(bucket, file);

@@ -33,7 +33,8 @@ export const objectUri = (settings: StorageSettings, version: ApiVersion, bucket
 
 /**
  * One upload, in the upstream order of checks: bucket, content, id, object name, duplicate (409,
- * decided by the store atomically), then hash, encrypt when private, store.
+ * decided by the store atomically), then hash, encrypt when private, store. `answer` is the response
+ * body; `bucket` and `key` say where the object went.
  */
 export const storeUpload = async (
   store: ObjectStore,
@@ -77,5 +78,5 @@ export const storeUpload = async (
   }
   const uri = objectUri(settings, version, bucket, key);
   const integrity = version === 'v4' ? { digestMultibase: digestMultibase(digest) } : { hash: hexHash(digest) };
-  return { uri, ...integrity, ...(decryptionKey ? { decryptionKey } : {}) };
+  return { answer: { uri, ...integrity, ...(decryptionKey ? { decryptionKey } : {}) }, bucket, key };
 };

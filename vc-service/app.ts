@@ -1,12 +1,13 @@
 import { Hono, type Context } from 'hono';
 import type { Logger } from '../core/logging/logger.ts';
+import { MAX_LISTED, payloadDigest, type CorrelatedEvents } from './correlated-events.ts';
 import type { Fetcher } from '../core/net/fetcher.ts';
 import { apiKeyChecker } from '../core/service-kit/api-key.ts';
 import type { DidResolver } from './did-resolver.ts';
 import { didDocument, didOfDocumentRequest } from './did-web.ts';
 import { asObject, invalidArgument, notFoundError, requiredText, VcError } from './errors.ts';
 import type { IdentifierStore } from './identifiers.ts';
-import { issueCredential } from './signing.ts';
+import { issueCredential, issuerIdOf } from './signing.ts';
 import { checkStatus, STATUS_LIST_PATH, type StatusLists } from './status-lists.ts';
 import { createJwsChecker } from './jws-check.ts';
 import { createRemoteStatusLists } from './remote-status-lists.ts';
@@ -20,7 +21,8 @@ const CORRELATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 export const MAX_BODY_BYTES = 1_048_576;
 
 interface VcEnv {
-  Variables: { correlationId: string };
+  /** tracedId: the caller's own correlation id, when it sent one (what correlated events are recorded under). */
+  Variables: { correlationId: string; tracedId: string | undefined };
 }
 
 export interface VcAppDeps {
@@ -30,6 +32,8 @@ export interface VcAppDeps {
   statusLists: StatusLists;
   /** The guarded fetch other services' status lists are read through. */
   fetchStatusList: Fetcher;
+  /** Signatures and status entries recorded under the caller's correlation id. */
+  events: CorrelatedEvents;
   logger: Logger;
 }
 
@@ -66,6 +70,7 @@ export const buildVcApp = (deps: VcAppDeps) => {
     const incoming = c.req.header('x-correlation-id');
     const id = incoming && CORRELATION_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set('correlationId', id);
+    c.set('tracedId', id === incoming ? id : undefined);
     c.header('x-correlation-id', id);
     await next();
     logger.debug('request', { correlationId: id, method: c.req.method, path: c.req.path, status: c.res.status });
@@ -114,8 +119,40 @@ export const buildVcApp = (deps: VcAppDeps) => {
   app.use('/agent/*', requireApiKey);
 
   app.post('/v2/credentials/issue', async (c) => {
-    const verifiableCredential = await issueCredential(identifiers, await readJsonObject(c));
+    const body = await readJsonObject(c);
+    const verifiableCredential = await issueCredential(identifiers, body);
+    const traced = c.get('tracedId');
+    if (traced) {
+      const credential = body.credential as Record<string, unknown>;
+      const credentialId = typeof credential.id === 'string' ? credential.id : null;
+      await deps.events.record(traced, { kind: 'signature', issuer: issuerIdOf(credential)!, credentialId, payloadDigest: await payloadDigest(credential) });
+    }
     return c.json({ verifiableCredential }, 201);
+  });
+
+  // Every status entry minted under a correlation id, a page at a time, with its purpose and whether its bit is set:
+  // the operator's orphan sweep compares them with the entries the main API's records own.
+  app.get('/v2/correlations', async (c) => {
+    const after = c.req.query('after') ?? '0';
+    const limit = Number(c.req.query('limit') ?? MAX_LISTED);
+    if (!/^\d{1,18}$/.test(after)) throw invalidArgument('after must be the id of the last entry of the previous page');
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LISTED) throw invalidArgument(`limit must be an integer from 1 to ${MAX_LISTED}`);
+    const entries = await deps.events.listStatusEntries(after, limit);
+    const described = await Promise.all(
+      entries.map(async (e) => {
+        const hash = e.statusEntry.lastIndexOf('#');
+        const bit = await statusLists.bitOf({ statusListCredential: e.statusEntry.slice(0, hash), statusListIndex: e.statusEntry.slice(hash + 1) });
+        return { ...e, statusPurpose: bit?.purpose ?? null, bitSet: bit?.set ?? null };
+      }),
+    );
+    return c.json({ entries: described, ...(entries.length === limit ? { next: entries.at(-1)!.id } : {}) }, 200);
+  });
+
+  // What this service did for one correlation id (our own route, not VCkit's): the operator's trace of a batch item.
+  app.get('/v2/correlations/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!CORRELATION_ID.test(id)) throw invalidArgument('the correlation id must be 1 to 128 letters, digits, _ or -');
+    return c.json({ correlationId: id, events: await deps.events.byCorrelation(id) }, 200);
   });
 
   // VC-API verify, as VCkit serves it: the credential under `verifiableCredential`, the answer routeVerificationCredential's.
@@ -125,7 +162,7 @@ export const buildVcApp = (deps: VcAppDeps) => {
     return c.json(await verify({ credential, policies: { credentialStatus: true } }), 200);
   });
 
-  const agent: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
+  const agent: Record<string, (body: Record<string, unknown>, tracedId: string | undefined) => Promise<unknown>> = {
     didManagerCreate: async (body) => {
       optionalEqual(body, 'provider', 'did:web');
       optionalEqual(body, 'kms', 'local');
@@ -152,7 +189,11 @@ export const buildVcApp = (deps: VcAppDeps) => {
     routeVerificationCredential: verify,
     // Veramo's own name for the same verification.
     verifyCredential: verify,
-    issueBitstringStatusList: (body) => statusLists.mint(body),
+    issueBitstringStatusList: async (body, traced) => {
+      const entry = await statusLists.mint(body);
+      if (traced) await deps.events.record(traced, { kind: 'status-entry', issuer: String(body.bitstringStatusIssuer), statusEntry: entry.id });
+      return entry;
+    },
     setBitstringStatus: (body) => statusLists.set(body),
     checkBitstringStatus: (body) => checkStatus(readStatus, body),
   };
@@ -161,7 +202,7 @@ export const buildVcApp = (deps: VcAppDeps) => {
     if (replaced) throw replaced;
     const handler = Object.hasOwn(agent, c.req.param('method')) ? agent[c.req.param('method')] : undefined;
     if (!handler) throw notFoundError(`no agent method ${c.req.param('method')}`);
-    return c.json((await handler(await readJsonObject(c))) as object, 200);
+    return c.json((await handler(await readJsonObject(c), c.get('tracedId'))) as object, 200);
   });
 
   app.notFound((c) => {

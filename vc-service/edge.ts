@@ -5,6 +5,7 @@ import { createEdgeGuardedFetch } from '../core/net/edge-guarded-fetch.ts';
 import type { Fetcher } from '../core/net/fetcher.ts';
 import type { EnvSource } from '../core/settings/env-readers.ts';
 import { buildVcApp } from './app.ts';
+import { createCorrelatedEvents } from './correlated-events.ts';
 import { createFetchDocumentFetcher, type DocumentFetcher } from './did-fetch.ts';
 import { createDidResolver } from './did-resolver.ts';
 import { createIdentifierStore } from './identifiers.ts';
@@ -66,7 +67,7 @@ export default {
       const identifiers = createIdentifierStore(sql, vault, logger);
       const resolver = createDidResolver({ identifiers, fetchDocument, cacheSeconds: 0 });
       const statusLists = createStatusLists({ sql, identifiers, publicUrl: settings.publicUrl });
-      return await buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, fetchStatusList, logger }).fetch(request);
+      return await buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, fetchStatusList, events: createCorrelatedEvents(sql), logger }).fetch(request);
     } finally {
       ctx.waitUntil(sql.end({ timeout: 5 }));
     }

@@ -8,6 +8,7 @@ import { createLogger, parseLogLevel, serviceNameOf } from '../core/logging/logg
 import { createGuardedFetch } from '../core/net/guarded-fetch.ts';
 import { readWorkerCount, stopOnSignals, superviseWorkers } from '../core/service-kit/worker-supervisor.ts';
 import { buildVcApp } from './app.ts';
+import { createCorrelatedEvents } from './correlated-events.ts';
 import { migrateVcSchema } from './db/migrate.ts';
 import type { DocumentFetcher } from './did-fetch.ts';
 import { createDocumentFetcher } from './node-did-fetch.ts';
@@ -44,7 +45,7 @@ export const startVcServer = async (
   await statusLists.listen((error) => logger.warn('Status list change listener failed', { error: String(error) }));
   // Other services' status lists: the main API's guarded fetch, private hosts only where did:web may reach them.
   const fetchStatusList = createGuardedFetch({ allowPrivate: settings.allowPrivateDidHosts, userAgent: 'CredentialSupportService-VC/1.0' });
-  const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, fetchStatusList, logger });
+  const app = buildVcApp({ apiKey: settings.apiKey, identifiers, resolver, statusLists, fetchStatusList, events: createCorrelatedEvents(sql), logger });
   const metricsRegistry = createMetricsRegistry(serviceNameOf(env, VC_SERVICE_NAME));
   const server = serve({ fetch: withTracing(withMetrics(app.fetch, metricsRegistry, readMetricsToken(env)), tracing), port: settings.port, hostname: options.hostname ?? env.HOST ?? '0.0.0.0' });
   await new Promise<void>((done) => server.once('listening', () => done()));

@@ -19,10 +19,18 @@ export type ResolutionRefusal =
   | 'item-missing'
   | 'not-unknown'
   | 'credential-not-found'
-  | 'credential-recorded';
+  | 'credential-recorded'
+  | AdoptionRefusal;
+
+/** Why a stored copy cannot be adopted (`resolve-item --issued-from-stored`, core/batches/stored-copy-adoption.ts). */
+export type AdoptionRefusal = 'no-stored-copy' | 'several-stored-copies' | 'stored-copy-encrypted' | 'stored-copy-unreadable' | 'stored-copy-mismatch';
 
 /** The operator's finding: the credential was issued after all, or it was not (with evidence). */
-export type ItemFinding = { as: 'issued'; credentialId: string } | { as: 'failed'; evidence: string | undefined };
+export type ItemFinding =
+  | { as: 'issued'; credentialId: string }
+  | { as: 'failed'; evidence: string | undefined }
+  /** Issued, and recorded now from a stored copy: `record` writes the credential in the resolution's transaction. */
+  | { as: 'adopted'; record: (tx: Queryable) => Promise<string> };
 
 export interface ItemResolution {
   tenantId: string;
@@ -95,19 +103,20 @@ export const resolveItem = async (db: Database, r: ItemResolution): Promise<Reso
         const refusal = await credentialRefusal(tx, r.tenantId, item.id, r.finding.credentialId);
         if (refusal) return { outcome: refusal, before };
       }
+      const issuedId = r.finding.as === 'issued' ? r.finding.credentialId : r.finding.as === 'adopted' ? await r.finding.record(tx) : undefined;
       const resolvedAt = new Date();
       const common = { resolutionReason: r.reason!.trim(), resolvedAt, attemptToken: null, nextAttemptAt: null };
       const moved = await transitionItem(tx, {
         batchId: batch.id,
         itemId: item.id,
         from: ['OUTCOME_UNKNOWN'],
-        ...(r.finding.as === 'issued'
-          ? { to: 'ISSUED' as const, set: { ...common, credentialId: r.finding.credentialId, errorCode: null, errorMessage: null } }
+        ...(issuedId !== undefined
+          ? { to: 'ISSUED' as const, set: { ...common, credentialId: issuedId, errorCode: null, errorMessage: null } }
           : {
               to: 'FAILED' as const,
               set: {
                 ...common,
-                resolutionEvidence: r.finding.evidence!.trim(),
+                resolutionEvidence: (r.finding as { evidence: string }).evidence.trim(),
                 errorCode: OPERATOR_CONFIRMED_FAILED.code,
                 errorMessage: OPERATOR_CONFIRMED_FAILED.message,
               },

@@ -56,6 +56,8 @@ export const storedObjects = async (localDirectory: string, issuerDid: string): 
         await walk(path);
         continue;
       }
+      // The storage service's correlation index (storage-service/correlation-index.ts), not a stored object.
+      if (entry.name.startsWith('corr.')) continue;
       const body = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
       if (typeof body.id === 'string' && body.id.startsWith('data:')) {
         const credential = decodeEnveloped(body);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type postgres from 'postgres';
 
-const MIGRATIONS = ['001_initial.sql', '002_key_rotation.sql'];
+const MIGRATIONS = ['001_initial.sql', '002_key_rotation.sql', '003_correlated_events.sql'];
 /** Serialises start-up migrations of several processes (any 64-bit number of our own). */
 const MIGRATION_LOCK = 0x7663_5f73_7663;
 

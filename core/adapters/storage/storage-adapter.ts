@@ -31,11 +31,58 @@ export interface StoredDocument {
   decryptionKey?: string;
 }
 
+/** An object our storage service stored under a correlation id (`GET /api/correlations/:id`; upstream has no such route). */
+export interface CorrelatedObject {
+  uri: string;
+  bucket: string;
+  key: string;
+  visibility: 'public' | 'private';
+  storedAt: string;
+  /** False once the object was deleted. */
+  exists: boolean;
+}
+
+const CorrelatedAnswer = z.looseObject({
+  objects: z.array(
+    z.looseObject({
+      uri: z.string(),
+      bucket: z.string(),
+      key: z.string(),
+      visibility: z.enum(['public', 'private']),
+      storedAt: z.string(),
+      exists: z.boolean(),
+    }),
+  ),
+});
+
+const ListedAnswer = z.looseObject({
+  objects: z.array(
+    z.looseObject({
+      uri: z.string(),
+      bucket: z.string(),
+      key: z.string(),
+      visibility: z.enum(['public', 'private']),
+      storedAt: z.string(),
+      exists: z.boolean(),
+      correlationId: z.string(),
+    }),
+  ),
+  next: z.string().optional(),
+});
+
 export interface StorageAdapter {
   storeJson(data: Record<string, unknown>, options: { encrypt: boolean; id?: string }): Promise<StoredDocument>;
   storeFile(bytes: Uint8Array, contentType: string, options: { encrypt: boolean; id?: string; filename?: string }): Promise<StoredDocument>;
   /** Deletes every object of the id in the bucket used for that visibility. */
   delete(id: string, options: { encrypted: boolean }): Promise<void>;
+  /** The objects stored under a correlation id, in any bucket (at most 20). */
+  findByCorrelation(correlationId: string): Promise<CorrelatedObject[]>;
+  /** One page of the objects stored under any correlation id in a bucket (`next` when more follow). */
+  listCorrelated(bucket: string, after?: string): Promise<{ objects: (CorrelatedObject & { correlationId: string })[]; next?: string }>;
+  /** The buckets this instance stores in (public, private). */
+  buckets(): string[];
+  /** Deletes one object (every object of its id) in a named bucket. */
+  removeObject(bucket: string, key: string): Promise<void>;
 }
 
 /** `4.0` speaks `/api/v4`; any 3.x.y speaks the real 3.x path `/api/3.0.0`. */
@@ -46,7 +93,8 @@ export const hexHashToMultibase = (hex: string) => base58btc.encode(createDigest
 
 /** The storage service client (uncefact storage service 3.x and 4.x, and ours). */
 export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher, context: CallContext = {}): StorageAdapter => {
-  const base = `${config.baseUrl.replace(/\/+$/, '')}/api/${storagePathSegment(config.apiVersion)}`;
+  const root = config.baseUrl.replace(/\/+$/, '');
+  const base = `${root}/api/${storagePathSegment(config.apiVersion)}`;
   // Every call's headers: the key and the trace headers.
   const auth: Record<string, string> = { ...(config.apiKey ? { 'x-api-key': config.apiKey } : {}), ...traceHeaders(context) };
 
@@ -96,6 +144,24 @@ export const createStorageAdapter = (config: StorageConfig, fetcher: Fetcher, co
       await callUpstream('STORAGE', () =>
         fetcher(`${base}/${bucketFor(encrypted)}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: { ...auth, ...traceContextHeaders() } }),
       );
+    },
+
+    async findByCorrelation(correlationId) {
+      const res = await callUpstream('STORAGE', () => fetcher(`${root}/api/correlations/${encodeURIComponent(correlationId)}`, { headers: auth }));
+      return (await upstreamJson('STORAGE', res, CorrelatedAnswer)).objects;
+    },
+
+    async listCorrelated(bucket, after = '') {
+      const query = `bucket=${encodeURIComponent(bucket)}&after=${encodeURIComponent(after)}`;
+      const res = await callUpstream('STORAGE', () => fetcher(`${root}/api/correlations?${query}`, { headers: auth }));
+      return upstreamJson('STORAGE', res, ListedAnswer);
+    },
+
+    buckets: () => [...new Set([config.publicBucket, config.privateBucket])],
+
+    async removeObject(bucket, key) {
+      const id = key.replace(/\.[^.]+$/, '');
+      await callUpstream('STORAGE', () => fetcher(`${base}/${encodeURIComponent(bucket)}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: auth }));
     },
   };
 };

@@ -40,6 +40,31 @@ export interface VerifyResult {
   error?: { message: string; errorCode?: string; didResolutionError?: string };
 }
 
+/** What our VC service recorded under a correlation id (`GET /v2/correlations/:id`; VCkit has no such route). */
+export interface CorrelatedEvent {
+  kind: 'signature' | 'status-entry';
+  issuer: string;
+  credentialId: string | null;
+  /** SHA-256 (hex) of the credential JSON as signed (signatures). */
+  payloadDigest: string | null;
+  /** `<list url>#<index>` (status entries). */
+  statusEntry: string | null;
+  createdAt: string;
+}
+
+/** A status entry minted under some correlation id (`GET /v2/correlations`), as the orphan sweep pages through them. */
+export interface ListedStatusEntry {
+  id: string;
+  correlationId: string;
+  issuer: string;
+  /** `<list url>#<index>`. */
+  statusEntry: string;
+  /** Null when the list is no longer on the service. */
+  statusPurpose: string | null;
+  bitSet: boolean | null;
+  createdAt: string;
+}
+
 export interface VcAdapter {
   /** Enveloped VC-JOSE; the decoded credential is the JWS payload. */
   issue(credential: Record<string, unknown>): Promise<{ enveloped: EnvelopedCredential; decoded: Record<string, unknown> }>;
@@ -56,6 +81,10 @@ export interface VcAdapter {
   setStatus(entry: StatusEntry, issuerDid: string, status: boolean): Promise<{ status: boolean }>;
   /** Reads the entry's bit (VCkit names it `revoked` whatever the list's purpose). */
   checkStatus(entry: StatusEntry, issuerDid: string): Promise<{ revoked: boolean; errors?: { message?: string }[] }>;
+  /** Signatures made and status entries minted under a correlation id (at most 50, oldest first). */
+  correlatedEvents(correlationId: string): Promise<CorrelatedEvent[]>;
+  /** One page of the status entries minted under any correlation id, after the cursor (`next` when more follow). */
+  listStatusEntries(after?: string): Promise<{ entries: ListedStatusEntry[]; next?: string }>;
 }
 
 const malformed = (what: string) => new AdapterError('unavailable', 'VC', `The VC service returned ${what}`);
@@ -94,6 +123,32 @@ const Answers = {
     statusPurpose: z.string(),
     statusListIndex: z.number(),
     statusListCredential: z.string(),
+  }),
+  correlated: z.looseObject({
+    events: z.array(
+      z.looseObject({
+        kind: z.enum(['signature', 'status-entry']),
+        issuer: z.string(),
+        credentialId: z.string().nullable(),
+        payloadDigest: z.string().nullable(),
+        statusEntry: z.string().nullable(),
+        createdAt: z.string(),
+      }),
+    ),
+  }),
+  listed: z.looseObject({
+    entries: z.array(
+      z.looseObject({
+        id: z.string(),
+        correlationId: z.string(),
+        issuer: z.string(),
+        statusEntry: z.string(),
+        statusPurpose: z.string().nullable(),
+        bitSet: z.boolean().nullable(),
+        createdAt: z.string(),
+      }),
+    ),
+    next: z.string().optional(),
   }),
   status: z.looseObject({ revoked: z.boolean(), errors: z.array(z.looseObject({ message: z.string().optional() })).optional() }),
   statusSet: z.looseObject({ status: z.boolean() }),
@@ -177,5 +232,19 @@ export const createVcAdapter = (config: VcConfig, fetcher: Fetcher, context: Cal
       ),
     checkStatus: (entry, issuerDid) =>
       post('/agent/checkBitstringStatus', { verifiableCredential: { credentialStatus: entry, issuer: { id: issuerDid } } }, Answers.status),
+    async correlatedEvents(correlationId) {
+      const res = await callUpstream('VC', () =>
+        fetcher(`${base}/v2/correlations/${encodeURIComponent(correlationId)}`, {
+          headers: { authorization: `Bearer ${config.apiKey}`, ...traceHeaders(context) },
+        }),
+      );
+      return (await upstreamJson('VC', res, Answers.correlated)).events;
+    },
+    async listStatusEntries(after = '0') {
+      const res = await callUpstream('VC', () =>
+        fetcher(`${base}/v2/correlations?after=${encodeURIComponent(after)}`, { headers: { authorization: `Bearer ${config.apiKey}`, ...traceHeaders(context) } }),
+      );
+      return upstreamJson('VC', res, Answers.listed);
+    },
   };
 };
