@@ -6,7 +6,8 @@ import { notFound, notFoundAt } from '../../../core/errors.ts';
 import { findFacility, listFacilities } from '../../../core/facilities/facility-repository.ts';
 import { findOrganisation, listOrganisations } from '../../../core/organisations/organisation-repository.ts';
 import { findProduct, listProducts } from '../../../core/products/product-repository.ts';
-import { findTemplate, listTemplates, type RenderTemplateRow } from '../../../core/render-templates/template-repository.ts';
+import { renderMethodOfTemplate } from '../../../core/render-templates/render-method.ts';
+import { findTemplate, listTemplates } from '../../../core/render-templates/template-repository.ts';
 import { canBuildPayload, payloadFromMasterData, PayloadInputError } from '../../../core/console/payload-from-master-data.ts';
 import { domainDeps } from '../../../core/deps.ts';
 import type { Services } from '../../platform/env.ts';
@@ -24,19 +25,6 @@ const PICKER_LISTS = {
 } as const;
 type PickerEntity = keyof typeof PICKER_LISTS;
 const isPickerEntity = (entity: string): entity is PickerEntity => entity in PICKER_LISTS;
-
-/**
- * The render method entry a credential embeds for a template (the 0.7.0 RenderTemplate2024 shape: URL and
- * digest of its published content). Kept here until core/render-templates/render-method.ts (issue 31) lands.
- */
-export const renderMethodEntry = (template: RenderTemplateRow) => ({
-  type: ['RenderTemplate2024'],
-  name: template.name,
-  mediaType: template.mediaType ?? 'text/html',
-  ...(template.mediaQuery ? { mediaQuery: template.mediaQuery } : {}),
-  url: template.storageUrl,
-  digestMultibase: template.digestMultibase,
-});
 
 /** Everything the issue form offers for one data model: its pickers (by form-config), the DIDs and templates. */
 export const loadIssueForm = async (services: Services, tenantId: string, dataModelId: string) => {
@@ -77,6 +65,8 @@ export const buildFromChoices = async (services: Services, tenantId: string, fie
   ]);
   if (!organisation) throw new PayloadInputError('organisation', 'choose the organisation that issues');
   if (!did) throw new PayloadInputError('issuerDid', 'choose the DID that signs');
+  // The entry in the shape of the data model's version, as GET /render-templates/{id}/render-method answers it.
+  const renderMethod = template ? await renderMethodOfTemplate(domainDeps(services), tenantId, template.id) : undefined;
   const payload = payloadFromMasterData({
     credentialType: model.credentialType,
     version: model.version,
@@ -86,7 +76,7 @@ export const buildFromChoices = async (services: Services, tenantId: string, fie
     facility,
     product,
     countryOfProduction: fields.countryOfProduction,
-    renderMethod: template ? renderMethodEntry(template) : undefined,
+    renderMethod: renderMethod ? { ...renderMethod } : undefined,
   });
   return { model, payload, template };
 };
