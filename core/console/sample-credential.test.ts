@@ -16,7 +16,9 @@ describe('sampleCredential', () => {
     const sample = sampleCredential({ credentialType: 'DigitalTraceabilityEvent', version: '0.6.1', contextUrl: 'https://example.com/dte/0.6.1/' }, now);
     expect(sample).toMatchObject({ type: ['VerifiableCredential', 'DigitalTraceabilityEvent'], issuer: { name: 'Example Manufacturing Ltd' }, validFrom: '2026-11-28T10:00:00Z' });
     const html = renderTemplate(systemTemplateHtml('DigitalTraceabilityEvent', '0.6.1'), sample);
-    expect(html).toContain('Example DigitalTraceabilityEvent subject');
-    expect(html).toContain('issued by Example Manufacturing Ltd');
+    // The type's own system template shows the fields every credential has: issuer, validity, id.
+    expect(html).toContain('Issued by Example Manufacturing Ltd');
+    expect(html).toContain('valid from 2026-11-28T10:00:00Z');
+    expect(html).toContain('urn:uuid:00000000-0000-4000-8000-000000000001');
   });
 });

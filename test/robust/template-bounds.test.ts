@@ -50,13 +50,13 @@ describe('template bounds', () => {
       settled = true;
     });
     const latencies: number[] = [];
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // From the start and close together: the parser-based sanitiser is quick, and the calls must fall inside it.
     while (!settled && latencies.length < 10) {
       const started = performance.now();
       const health = await t.call('GET', '/api/health');
       latencies.push(performance.now() - started);
       expect(health.status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const res = await hostile;
     expect(latencies.length, 'health calls made while sanitising').toBeGreaterThanOrEqual(3);
