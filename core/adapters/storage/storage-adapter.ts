@@ -42,31 +42,20 @@ export interface CorrelatedObject {
   exists: boolean;
 }
 
-const CorrelatedAnswer = z.looseObject({
-  objects: z.array(
-    z.looseObject({
-      uri: z.string(),
-      bucket: z.string(),
-      key: z.string(),
-      visibility: z.enum(['public', 'private']),
-      storedAt: z.string(),
-      exists: z.boolean(),
-    }),
-  ),
+const CorrelatedObjectAnswer = z.looseObject({
+  uri: z.string(),
+  bucket: z.string(),
+  key: z.string(),
+  visibility: z.enum(['public', 'private']),
+  storedAt: z.string(),
+  exists: z.boolean(),
 });
 
+const CorrelatedAnswer = z.looseObject({ objects: z.array(CorrelatedObjectAnswer) });
+
+/** The listing names each object's correlation id too. */
 const ListedAnswer = z.looseObject({
-  objects: z.array(
-    z.looseObject({
-      uri: z.string(),
-      bucket: z.string(),
-      key: z.string(),
-      visibility: z.enum(['public', 'private']),
-      storedAt: z.string(),
-      exists: z.boolean(),
-      correlationId: z.string(),
-    }),
-  ),
+  objects: z.array(CorrelatedObjectAnswer.extend({ correlationId: z.string() })),
   next: z.string().optional(),
 });
 
