@@ -95,9 +95,10 @@ describe('the verify page, happy path', () => {
     const published = await world.publish(world.credential({ renderMethod: { type: 'RenderTemplate2024', url: 'https://example.com/t.html', digestMultibase: 'zQm' } }));
     const { page } = await open(pageUrl(world, { uri: published.uri }));
     expect(await resultOf(page)).toBe('Verified');
+    // The page decides the view after the result shows (it looks at the render methods): wait for its note, bounded.
+    await page.locator('#render-note').filter({ hasText: /published elsewhere/ }).waitFor({ timeout: 10_000 });
     expect(await page.locator('#json').isVisible()).toBe(true);
     expect(await page.locator('#show-rendered').isVisible()).toBe(false);
-    expect(await page.locator('#render-note').innerText()).toMatch(/published elsewhere/);
   });
 
   it('a template named by URL that this service published is fetched from /verify/template and rendered', async () => {
