@@ -77,12 +77,19 @@ const refusalOf = (error: JsonLdFailure, payload: unknown) => {
   return payloadRefused('JSONLD_DOCUMENT_INVALID', pointer, `${code ?? 'invalid JSON-LD'}: ${error.message ?? 'expansion failed'}`);
 };
 
+/** The JSON-LD processor an expansion runs: jsonld.js with our context caches (jsonld-context-cache.ts). */
+export interface JsonLdEngine {
+  expand: (input: jsonld.JsonLdDocument, options: jsonld.Options.Expand) => Promise<unknown[]>;
+  contextResolver: (shared: TtlCache<unknown>) => unknown;
+}
+const ENGINE: JsonLdEngine = { expand: (input, options) => jsonld.expand(input, options), contextResolver: contextResolverFor };
+
 /**
  * JSON-LD expansion in safe mode, so a payload term its contexts do not define (which plain expansion
  * silently drops) or a broken context refuses the payload. Contexts load through the document source
  * (guarded fetch, CONTEXT_CACHE_TTL_MS, bundled fallback); processed contexts are cached for as long.
  */
-export const createJsonLdExpansion = (documents: DocumentSource, settings: DocumentSettings) => {
+export const createJsonLdExpansion = (documents: DocumentSource, settings: DocumentSettings, engine: JsonLdEngine = ENGINE) => {
   const processed = new TtlCache<unknown>(settings.contextCacheTtlMs, cacheMaxEntries(settings.cacheMaxEntries));
 
   return async (payload: unknown): Promise<unknown[]> => {
@@ -97,10 +104,10 @@ export const createJsonLdExpansion = (documents: DocumentSource, settings: Docum
       }
     };
     try {
-      return await jsonld.expand(payload as jsonld.JsonLdDocument, {
+      return await engine.expand(payload as jsonld.JsonLdDocument, {
         documentLoader,
         safe: true,
-        contextResolver: contextResolverFor(processed),
+        contextResolver: engine.contextResolver(processed),
       } as unknown as jsonld.Options.Expand);
     } catch (error) {
       if (unobtainable) throw payloadRefused('JSONLD_CONTEXT_FETCH_FAILED', '/@context', `context ${unobtainable.message}`);
