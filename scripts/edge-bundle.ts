@@ -1,5 +1,5 @@
 import { build, type Plugin } from 'esbuild';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -223,6 +223,99 @@ export const qrcodeBrowserBuild: Plugin = {
   },
 };
 
+/** Packages whose `browser` file map (package.json) the neutral bundle applies: their Node files need `http`, `https`, `crypto`. */
+const BROWSER_MAPPED = ['jsonld', 'rdf-canonize'];
+
+/**
+ * jsonld.js and rdf-canonize map their Node-only files (the Node document loader, the `crypto` digest) to browser
+ * ones in package.json's `browser` field, which esbuild applies only to browser bundles: here, to these two packages'
+ * own relative imports. Issuance passes jsonld its own document loader, so neither loader ever fetches.
+ */
+export const jsonLdBrowserFiles: Plugin = {
+  name: 'jsonld-browser-files',
+  setup(builder) {
+    const maps = new Map(
+      BROWSER_MAPPED.map((name) => {
+        const root = dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+        const browser = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).browser as Record<string, string | false>;
+        return [root, browser] as const;
+      }),
+    );
+    builder.onResolve({ filter: /^\./ }, (args) => {
+      if (args.namespace !== 'file') return undefined;
+      for (const [root, browser] of maps) {
+        if (!args.importer.startsWith(`${root}${sep}`)) continue;
+        const target = join(args.resolveDir, args.path);
+        for (const [from, to] of Object.entries(browser)) {
+          if (!from.startsWith('./') || typeof to !== 'string') continue;
+          const mapped = join(root, from);
+          if (target === mapped || `${target}.js` === mapped) return { path: join(root, to) };
+        }
+      }
+      return undefined;
+    });
+  },
+};
+
+/** jsonld.js's algorithms other than expansion, which is all issuance runs (core/credentials/jsonld-expansion.ts). */
+const JSONLD_UNUSED = /^\.\/(compact|flatten|frame|fromRdf|toRdf|nodeMap|NQuads)$/;
+
+/**
+ * jsonld.js loads every algorithm of the library (compaction, framing, flattening, RDF both ways, N-Quads) from its
+ * main module; issuance only expands. Inside that module, the others resolve to a stand-in whose every export throws
+ * if it is ever called (~35 KB minified less).
+ */
+export const jsonLdExpansionOnly: Plugin = {
+  name: 'jsonld-expansion-only',
+  setup(builder) {
+    builder.onResolve({ filter: JSONLD_UNUSED }, (args) =>
+      args.namespace === 'file' && args.importer.endsWith(join('node_modules', 'jsonld', 'lib', 'jsonld.js'))
+        ? { path: join(args.resolveDir, args.path), namespace: 'jsonld-expansion-only' }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'jsonld-expansion-only' }, () => ({
+      contents: `const notOnEdge = ${NOT_ON_EDGE};\nmodule.exports = new Proxy({}, { get: (target, name) => (typeof name === 'symbol' || name === '__esModule' ? undefined : notOnEdge) });`,
+      loader: 'js',
+    }));
+  },
+};
+
+const ARTEFACT_FILES = join('core', 'credentials', 'artefact-files.ts');
+const ARTEFACT_DIR = fileURLToPath(new URL('../core/credentials/artefacts/', import.meta.url));
+/** The module beside an edge bundle that holds the bundled UNTP and W3C artefacts (see `artefactsModule`). */
+export const ARTEFACTS_MODULE = 'untp-artefacts.mjs';
+
+/**
+ * Issuance's payload checks fall back to bundled copies of the UNTP and W3C contexts and schemas when their hosts
+ * cannot be reached (core/credentials/bundled-artefacts.ts). Node reads them from disk; an edge runtime has no such
+ * folder, so there they are a module of their own beside the bundle (1.2 MB of text, written by `bundleEdgeEntry`),
+ * imported on first use only: an isolate that never needs a fallback never loads it, and it is not part of the
+ * bundle whose size and start-up the budget guards. The same manifest hashes are checked either way.
+ */
+export const artefactsModule: Plugin = {
+  name: 'artefacts-module',
+  setup(builder) {
+    builder.onResolve({ filter: new RegExp(`^\\./${ARTEFACTS_MODULE.replaceAll('.', '\\.')}$`) }, () => ({ path: `./${ARTEFACTS_MODULE}`, external: true }));
+    builder.onLoad({ filter: new RegExp(`${ARTEFACT_FILES.replaceAll('.', '\\.').replaceAll(sep, `\\${sep}`)}$`) }, () => ({
+      contents: [
+        `export const readArtefactFromDisk = async (file) => {`,
+        `  const { ARTEFACTS } = await import('./${ARTEFACTS_MODULE}');`,
+        `  if (!Object.hasOwn(ARTEFACTS, file)) throw new Error('no bundled artefact ' + file);`,
+        `  return new TextEncoder().encode(ARTEFACTS[file]);`,
+        `};`,
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
+/** The source of the artefacts module: every file of the manifest, by its manifest path, as text. */
+export const artefactsModuleSource = () => {
+  const manifest = JSON.parse(readFileSync(join(ARTEFACT_DIR, 'manifest.json'), 'utf8')) as { entries: { file: string }[] };
+  const files = Object.fromEntries(manifest.entries.map(({ file }) => [file, readFileSync(join(ARTEFACT_DIR, file), 'utf8')]));
+  return `export const ARTEFACTS = ${JSON.stringify(files)};\n`;
+};
+
 const SCHEMA_DIR = fileURLToPath(new URL('../db/schema/', import.meta.url));
 
 /**
@@ -263,11 +356,13 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     plugins:
       platform === 'browser'
         ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
-        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, filesInlinedAtBundleTime, sanitiserInline, qrcodeBrowserBuild],
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, filesInlinedAtBundleTime, sanitiserInline, qrcodeBrowserBuild, jsonLdBrowserFiles, jsonLdExpansionOnly, artefactsModule],
     metafile: true,
     logLevel: 'error',
   });
   const [output] = Object.values(result.metafile.outputs);
+  // A bundle that may read the bundled artefacts gets their module beside it (the same for every bundle).
+  if (output!.imports.some((i) => i.path === `./${ARTEFACTS_MODULE}`)) writeFileSync(join(dirname(outfile), ARTEFACTS_MODULE), artefactsModuleSource());
   return { bytes: output!.bytes, inputs: output!.inputs };
 };
 

@@ -1,5 +1,8 @@
 import manifest from './artefacts/manifest.json' with { type: 'json' };
 import { sha256Hex } from '../crypto/encoding.ts';
+import { readArtefactFromDisk } from './artefact-files.ts';
+
+export { readArtefactFromDisk };
 
 export interface ArtefactEntry {
   urls: string[];
@@ -13,10 +16,6 @@ export const ARTEFACT_MANIFEST: readonly ArtefactEntry[] = manifest.entries;
 /** Reads a bundled file's bytes by its manifest path (Node reads the folder; other runtimes can bundle it). */
 export type ArtefactReader = (file: string) => Promise<Uint8Array>;
 
-export const readArtefactFromDisk: ArtefactReader = async (file) => {
-  const { readFile } = await import('node:fs/promises');
-  return new Uint8Array(await readFile(new URL(`./artefacts/${file}`, import.meta.url)));
-};
 
 /**
  * The spelling variants credentials cite for one document: the fragment is never part of it, and a
