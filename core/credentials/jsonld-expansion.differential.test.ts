@@ -48,10 +48,13 @@ const BROKEN = 'https://contexts.example.com/broken/';
 const MISSING = 'https://contexts.example.com/missing/';
 const REDEFINES_PROTECTED = 'https://contexts.example.com/redefines-protected/';
 const SCOPED = 'https://contexts.example.com/scoped/';
+/** One scoped context used as a type's (not propagated) and as a property's (propagated): the same document on equal contexts. */
+const TYPE_AND_PROPERTY = 'https://contexts.example.com/type-and-property/';
 const HOSTED: Record<string, unknown> = {
   [ALIASES]: { '@context': { subjectRef: { '@id': 'id' }, otherRef: 'id' } },
   [BROKEN]: { '@context': { battery: 5 } },
   [REDEFINES_PROTECTED]: { '@context': { name: 'https://example.com/name', type: 'https://example.com/type' } },
+  [TYPE_AND_PROPERTY]: { '@context': { Widget: { '@id': 'https://example.com/Widget', '@context': { part: 'https://example.com/part', size: 'https://example.com/size' } }, carrier: 'https://example.com/carrier' } },
   [SCOPED]: { '@context': { '@vocab': 'https://example.com/vocab#', Widget: { '@id': 'https://example.com/Widget', '@context': { size: { '@type': '@id' } } } } },
 };
 const host: Fetcher = async (url) => {
@@ -170,6 +173,15 @@ describe('JSON-LD expansion with processed contexts found by content gives the o
       ['a relative subject id', { ...dpp, credentialSubject: { ...(dpp.credentialSubject as Obj), id: 'relative-ref' } }],
       ['an alias of @id with a relative value', { ...dpp, '@context': [...(dpp['@context'] as Json[]), ALIASES], credentialSubject: { ...(dpp.credentialSubject as Obj), subjectRef: 'relative-ref' } }],
       ['an alias of @id with an absolute value', { ...dpp, '@context': [...(dpp['@context'] as Json[]), ALIASES], credentialSubject: { ...(dpp.credentialSubject as Obj), otherRef: 'https://id.example.com/1' } }],
+      ...[dpp, dpp061].flatMap((sample): [string, Json][] => {
+        const withWidget = { ...sample, '@context': [...(sample['@context'] as Json[]), TYPE_AND_PROPERTY] };
+        return [
+          ['a context as a property\'s (propagates) and as a type\'s', { ...withWidget, Widget: { part: { size: 2 } }, carrier: { type: 'Widget', size: 1 } }],
+          ['a context as a property\'s and as a type\'s (not propagated, so refused)', { ...withWidget, Widget: { part: { size: 2 } }, carrier: { type: 'Widget', part: { size: 3 } } }],
+          ['a context as a type\'s only (refused)', { ...withWidget, carrier: { type: 'Widget', part: { size: 3 } } }],
+          ['a context as a property\'s only', { ...withWidget, Widget: { part: { size: 2 } } }],
+        ];
+      }),
       ['a new member name each time (the bench)', { ...dpp, credentialSubject: { ...(dpp.credentialSubject as Obj), 'note[17]': 'a member of a new name' } }],
     ];
     for (const [label, payload] of corpus) await compare(label, payload);
