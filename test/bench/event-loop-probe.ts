@@ -1,6 +1,6 @@
 import { writeFileSync, renameSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
  * Loaded into a bench's web process with `--import` (see `probeFlags` in event-loop-windows.ts): it
@@ -8,6 +8,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
  * SIGUSR2 ends the current window: its delay figures are written to EVENT_LOOP_PROBE_FILE (JSON, ms,
  * written whole then renamed) and a new window starts. With EVENT_LOOP_PROBE_PROFILE_DIR set, each
  * window is also a CPU profile of its own (`window-<n>.cpuprofile`), so a profile covers one kind of load.
+ *
+ * The delay counts the time the process was not given a CPU as well (a loaded machine). So the probe
+ * also records the main thread's own CPU time between two ticks of a 10 ms timer (`held`): how long
+ * the thread was kept busy between two chances to run a timer, whatever the machine's load.
  */
 const file = process.env.EVENT_LOOP_PROBE_FILE;
 const profileDir = process.env.EVENT_LOOP_PROBE_PROFILE_DIR;
@@ -15,6 +19,13 @@ const profileDir = process.env.EVENT_LOOP_PROBE_PROFILE_DIR;
 if (file) {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  const held = createHistogram();
+  let lastCpu = process.threadCpuUsage();
+  setInterval(() => {
+    const cpu = process.threadCpuUsage();
+    held.record(Math.max(1, cpu.user - lastCpu.user + cpu.system - lastCpu.system));
+    lastCpu = cpu;
+  }, 10).unref();
   const session = profileDir ? new Session() : undefined;
   const post = <T>(method: string): Promise<T> =>
     new Promise((resolve, reject) => session!.post(method, (error, result) => (error ? reject(error) : resolve(result as T))));
@@ -33,8 +44,11 @@ if (file) {
       max: ms(delay.max),
       mean: ms(delay.mean),
       samples: delay.count,
+      heldP99: Math.round(held.percentile(99) / 100) / 10,
+      heldMax: Math.round(held.max / 100) / 10,
     };
     delay.reset();
+    held.reset();
     if (session) {
       const { profile } = await post<{ profile: unknown }>('Profiler.stop');
       writeFileSync(`${profileDir}/window-${window}.cpuprofile`, JSON.stringify(profile));

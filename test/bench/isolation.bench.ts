@@ -35,6 +35,8 @@ interface LoopDelay {
   p99: number;
   max: number;
   mean: number;
+  heldP99: number;
+  heldMax: number;
 }
 
 console.log(`Load on this machine before the run (uptime): ${execSync('uptime').toString().trim()}; ${availableParallelism()} CPUs`);
@@ -165,10 +167,15 @@ try {
       'A p99 ms': a?.p99 ?? '',
       'loop delay p99 ms': loop.p99,
       'loop delay max ms': loop.max,
+      'held p99 ms': loop.heldP99,
+      'held max ms': loop.heldMax,
       ...(PROFILE_DIR ? { profile: `window-${loop.window}.cpuprofile` } : {}),
     })),
   );
-  console.log('loop delay: the web process\'s event-loop delay over B\'s window (monitorEventLoopDelay, 10 ms resolution): how long the thread was held');
+  console.log(
+    "loop delay: the web process's event-loop delay over B's window (monitorEventLoopDelay, 10 ms resolution), machine load included; " +
+      "held: the main thread's own CPU time between two ticks of a 10 ms timer (how long the thread was kept busy, whatever the load)",
+  );
   for (const { kind, b, a } of rows) {
     if (a) {
       const ratio = b.p99 / Math.max(1, baseline.p99);
