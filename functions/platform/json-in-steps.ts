@@ -24,8 +24,13 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
-const OPEN = new Set([0x5b, 0x7b]); // [ {
-const CLOSE = new Set([0x5d, 0x7d]); // ] }
+const isOpen = (code: number) => code === 0x5b || code === 0x7b; // [ {
+/** Whether the quote at `at` is escaped: an odd number of backslashes right before it. */
+const escaped = (text: string, at: number) => {
+  let backslashes = 0;
+  while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes += 1;
+  return backslashes % 2 === 1;
+};
 const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 
 const invalid = (at: number) => new SyntaxError(`Unexpected token in JSON at position ${at}`);
@@ -49,31 +54,30 @@ const membersOf = async (text: string, start: number, end: number, budget: StepB
   const ranges: [number, number][] = [];
   let depth = 0;
   let memberStart = start + 1;
-  let scanned = 0;
+  let stepStart = start;
   for (let i = start + 1; i < end - 1; i += 1) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
-      for (i += 1; i < end - 1; i += 1) {
-        const inner = text.charCodeAt(i);
-        if (inner === BACKSLASH) i += 1;
-        else if (inner === QUOTE) break;
-      }
-      if (i >= end - 1) throw invalid(i);
-    } else if (OPEN.has(code)) depth += 1;
-    else if (CLOSE.has(code)) {
+      // The closing quote: the next one not escaped (preceded by an even number of backslashes); found natively.
+      let close = text.indexOf('"', i + 1);
+      while (close !== -1 && close < end - 1 && escaped(text, close)) close = text.indexOf('"', close + 1);
+      if (close === -1 || close >= end - 1) throw invalid(i);
+      i = close;
+    } else if (isOpen(code)) depth += 1;
+    else if (code === 0x5d || code === 0x7d) {
       depth -= 1;
       if (depth < 0) throw invalid(i);
     } else if (depth === 0 && (code === COMMA || (isObject && code === COLON))) {
       ranges.push([memberStart, i]);
       memberStart = i + 1;
     }
-    if (++scanned === STEP_CHARS) {
-      scanned = 0;
-      await budget.spend(STEP_CHARS);
+    if (i - stepStart >= STEP_CHARS) {
+      await budget.spend(i - stepStart);
+      stepStart = i;
     }
   }
   if (depth !== 0) throw invalid(end - 1);
-  await budget.spend(scanned);
+  await budget.spend(end - stepStart);
   const last = trimmed(text, memberStart, end - 1);
   if (last[0] < last[1] || ranges.length > 0) ranges.push([memberStart, end - 1]);
   return ranges;
@@ -83,7 +87,7 @@ const parseRange = async (text: string, start: number, end: number, budget: Step
   [start, end] = trimmed(text, start, end);
   if (start >= end) throw invalid(start);
   const first = text.charCodeAt(start);
-  if (end - start <= LEAF_CHARS || !OPEN.has(first)) {
+  if (end - start <= LEAF_CHARS || !isOpen(first)) {
     const value: unknown = JSON.parse(text.slice(start, end));
     await budget.spend(end - start);
     return value;

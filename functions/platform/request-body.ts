@@ -45,12 +45,32 @@ const limitOf = (method: string, path: string, settings: { maxRequestBodyBytes: 
 };
 
 /**
+ * The body as text, decoded chunk by chunk as it arrives (as `Request.text()` decodes, BOM included),
+ * so a large body is never decoded in one synchronous go; later `c.req.text()` calls get it too.
+ */
+const readText = async (c: Context<AppEnv>): Promise<string> => {
+  const reader = c.req.raw.body!.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(decoder.decode(value, { stream: true }));
+  }
+  parts.push(decoder.decode());
+  const text = parts.join('');
+  const read = Promise.resolve(text);
+  Object.defineProperty(c.req, 'text', { value: () => read, configurable: true });
+  return text;
+};
+
+/**
  * The body parsed once, in bounded steps (json-in-steps.ts), and handed to every later `c.req.json()`
  * of the request (Hono's own re-parses the text at each call: the validator's, the handler's). A batch
  * submission's `items` past MAX_BATCH_ITEMS are counted, not parsed: 400 BATCH_TOO_LARGE.
  */
 const parseOnce = async (c: Context<AppEnv>, settings: { batches: { maxItems: number } }): Promise<void> => {
-  const text = await c.req.text();
+  const text = await readText(c);
   const arrayLimit =
     c.req.method === 'POST' && BATCH_SUBMISSION.test(c.req.path)
       ? { key: 'items', max: settings.batches.maxItems, refuse: (count: number) => batchTooLarge(settings.batches.maxItems, count) }

@@ -47,13 +47,15 @@ if (file) {
       heldP99: Math.round(held.percentile(99) / 100) / 10,
       heldMax: Math.round(held.max / 100) / 10,
     };
-    delay.reset();
-    held.reset();
     if (session) {
       const { profile } = await post<{ profile: unknown }>('Profiler.stop');
       writeFileSync(`${profileDir}/window-${window}.cpuprofile`, JSON.stringify(profile));
       await post('Profiler.start');
     }
+    // Reset after the profile is written: writing it is the probe's work, not the window's.
+    delay.reset();
+    held.reset();
+    lastCpu = process.threadCpuUsage();
     window += 1;
     writeFileSync(`${file}.partial`, JSON.stringify(figures));
     renameSync(`${file}.partial`, file);
