@@ -12,7 +12,7 @@ import { startStorageProcess, startVcProcess, startWebProcess, type ServiceProce
  * Issue 29 §1: no tenant slows another. Tenant B reads `GET /api/v1/dids?limit=20` (2 connections)
  * alone (its quiet baseline, measured in this run, before and after) and while tenant A sends, one
  * kind at a time: 500-item batch submissions (about 2.8 MB each), 5 MB credential payloads (refused
- * with 413 after the body is parsed), 1,000-item bulk product creates, a verify flood, and issuance
+ * with 413 from their Content-Length), 1,000-item bulk product creates, a verify flood, and issuance
  * at full rate. Every load comes from autocannon in its own process; the web process, the VC
  * service and the storage service run as deployed, each in its own process. Target: B's p99 within
  * 100 ms of its baseline for every kind. A's own answers (413, 429 TENANT_BUSY) are counted, not
