@@ -6,9 +6,11 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { isUniqueViolation, violatedConstraint } from '../db-errors.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { bodyDigest } from '../idempotency/idempotency-key.ts';
+import { mapInSteps, yieldToOthers } from '../limits/bounded-steps.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import type { BatchSubmissionSettings } from '../settings/batch-submission-settings.ts';
+import { batchTooLarge } from './batch-limits.ts';
 import { batchExpired } from './cancel-batch.ts';
 import type { BatchRow } from './batch-repository.ts';
 
@@ -31,9 +33,10 @@ const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
  * otherwise exactly a single issuance request (`validateItem`, which throws 400 `items[i].field: …`).
  * The count is checked before any item; items are validated in steps of ITEMS_PER_STEP, yielding between.
  */
-/** Items validated between two yields to the event loop: a large batch never holds the request thread for long. */
+/** Items validated (or sealed) between two yields to the event loop: a large batch never holds the request thread for long. */
 const ITEMS_PER_STEP = 20;
-const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** Item rows per INSERT statement: building one statement's parameters is a bounded step too. */
+const ROWS_PER_INSERT = 50;
 
 const acceptBatchItems = async (
   body: unknown,
@@ -45,9 +48,7 @@ const acceptBatchItems = async (
   if (items === undefined) throw badRequest('items: is required');
   if (!Array.isArray(items)) throw badRequest('items: must be an array');
   if (items.length === 0) throw badRequest('items: must contain at least one item');
-  if (items.length > limits.maxItems) {
-    throw badRequest(`items: a batch holds at most ${limits.maxItems} items (MAX_BATCH_ITEMS); got ${items.length}`, 'BATCH_TOO_LARGE');
-  }
+  if (items.length > limits.maxItems) throw batchTooLarge(limits.maxItems, items.length);
   const firstWithReference = new Map<string, number>();
   const accepted: AcceptedItem[] = [];
   for (const [i, item] of items.entries()) {
@@ -116,16 +117,14 @@ export const submitBatch = async (deps: SubmissionDeps, s: Submission): Promise<
 
   const items = await acceptBatchItems(s.body, { maxItems: deps.settings.maxItems, maxItemBytes: deps.settings.maxItemBytes }, s.validateItem);
   const batchId = createId();
-  const rows = await Promise.all(
-    items.map(async (item, index) => ({
-      batchId,
-      tenantId: s.tenantId,
-      index,
-      reference: item.reference,
-      sealedRequest: await deps.box.encryptJson(item.request),
-      correlationId: `${s.correlationId}-${index}`,
-    })),
-  );
+  const rows = await mapInSteps(items, ITEMS_PER_STEP, async (item, index) => ({
+    batchId,
+    tenantId: s.tenantId,
+    index,
+    reference: item.reference,
+    sealedRequest: await deps.box.encryptJson(item.request),
+    correlationId: `${s.correlationId}-${index}`,
+  }));
   try {
     await deps.db.transaction(async (tx) => {
       await tx.insert(credentialBatches).values({
@@ -137,7 +136,7 @@ export const submitBatch = async (deps: SubmissionDeps, s: Submission): Promise<
         idempotencyKey: s.idempotencyKey,
         bodyDigest: digest,
       });
-      for (let i = 0; i < rows.length; i += 500) await tx.insert(credentialBatchItems).values(rows.slice(i, i + 500));
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await tx.insert(credentialBatchItems).values(rows.slice(i, i + ROWS_PER_INSERT));
       await deps.jobs.enqueue(
         tx,
         { queue: QUEUE_NAMES.issueBatch, payload: { tenantId: s.tenantId, batchId } },

@@ -1,5 +1,6 @@
 import { sha256Hex } from '../crypto/encoding.ts';
 import { badRequest } from '../errors.ts';
+import { stepBudget, type StepBudget } from '../limits/bounded-steps.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const MAX_KEY_CHARS = 255;
@@ -30,5 +31,30 @@ const canonicalJson = (value: unknown): string => {
   return JSON.stringify(value);
 };
 
-/** The digest a claim keeps of its request body (the parsed JSON, canonicalised). */
-export const bodyDigest = (body: unknown): Promise<string> => sha256Hex(canonicalJson(body));
+/** Characters of canonical JSON written between two yields to the event loop. */
+const CHARS_PER_STEP = 256 * 1024;
+/** Levels written member by member (a batch's root and its `items`); below them each member is written at once. */
+const STEPPED_LEVELS = 2;
+
+/** `canonicalJson` in bounded steps (the same text): a large body (a 500-item batch) never holds the event loop for the whole of it. */
+const canonicalJsonInSteps = async (value: unknown, budget: StepBudget, level = 0): Promise<string> => {
+  if (level >= STEPPED_LEVELS || value === null || typeof value !== 'object') {
+    const text = canonicalJson(value);
+    await budget.spend(text?.length ?? 0);
+    return text;
+  }
+  if (Array.isArray(value)) {
+    const parts: string[] = [];
+    for (const item of value) parts.push(await canonicalJsonInSteps(item, budget, level + 1));
+    return `[${parts.join(',')}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const parts: string[] = [];
+  for (const [k, v] of entries) parts.push(`${JSON.stringify(k)}:${await canonicalJsonInSteps(v, budget, level + 1)}`);
+  return `{${parts.join(',')}}`;
+};
+
+/** The digest a claim keeps of its request body (the parsed JSON, canonicalised, in bounded steps). */
+export const bodyDigest = async (body: unknown): Promise<string> => sha256Hex(await canonicalJsonInSteps(body, stepBudget(CHARS_PER_STEP)));

@@ -42,6 +42,16 @@ const own = <T extends MasterTable>(k: MasterKind<T>, tenantId: string, id: stri
  * Creates every item or none: identifier rules per item (400/404/409 naming `[i].field`), the kind's
  * own reference checks, then one transaction; a primary claimed concurrently is the same 409.
  */
+/** Rows per INSERT, and ids per read-back, of a bulk create: building one statement (or mapping its rows) is a bounded step. */
+export const BULK_ROWS_PER_STATEMENT = 100;
+
+/** `read` over `ids` in chunks of BULK_ROWS_PER_STATEMENT (one statement each, awaited in turn). */
+export const readInChunks = async <R>(ids: string[], read: (chunk: string[]) => Promise<R[]>): Promise<R[]> => {
+  const rows: R[] = [];
+  for (let i = 0; i < ids.length; i += BULK_ROWS_PER_STATEMENT) rows.push(...(await read(ids.slice(i, i + BULK_ROWS_PER_STATEMENT))));
+  return rows;
+};
+
 export const createMasterRecords = async <T extends MasterTable, I extends IdentifierRefs>(
   db: Database,
   k: MasterKind<T>,
@@ -57,7 +67,7 @@ export const createMasterRecords = async <T extends MasterTable, I extends Ident
       await checkReferences?.(tx);
       await assertOwnIdentifiers(tx, tenantId, items.flatMap((item, i) => referencedIdentifiers(item, `[${i}].`)));
       await assertPrimariesFree(tx, k.table, k.kind, items);
-      await tx.insert(k.table).values(rows as never);
+      for (let i = 0; i < rows.length; i += BULK_ROWS_PER_STATEMENT) await tx.insert(k.table).values(rows.slice(i, i + BULK_ROWS_PER_STATEMENT) as never);
       await insertSecondaryIdentifiers(tx, k.secondary, items.map((item, i) => ({ ownerId: rows[i]!.id, ids: item.secondaryIdentifierIds })));
     });
   } catch (error) {

@@ -16,13 +16,16 @@ export const replaceSecondaryIdentifiers = async (
 };
 
 /** Links new records to their secondary identifiers in one insert (bulk create). */
+/** Links per INSERT: a bulk create's links are written in bounded steps. */
+const ROWS_PER_INSERT = 500;
+
 export const insertSecondaryIdentifiers = async (
   tx: Queryable,
   table: SecondaryTable,
   owners: { ownerId: string; ids?: string[] }[],
 ): Promise<void> => {
   const rows = owners.flatMap(({ ownerId, ids }) => (ids ?? []).map((identifierId) => ({ ownerId, identifierId })));
-  if (rows.length > 0) await tx.insert(table).values(rows as never);
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await tx.insert(table).values(rows.slice(i, i + ROWS_PER_INSERT) as never);
 };
 
 /**

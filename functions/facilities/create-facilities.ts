@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import * as z from 'zod';
+import { readInChunks } from '../../core/master-data/master-record.ts';
 import { createFacilities, findFacilities } from '../../core/facilities/facility-repository.ts';
 import { bulkBody } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
@@ -32,7 +33,7 @@ export const registerCreateFacilities = (app: OpenAPIHono<AppEnv>) =>
     const { db, settings } = c.get('services');
     const tenantId = c.get('principal').tenantId;
     const ids = await heavyRequest(settings, tenantId, () => createFacilities(db, tenantId, c.req.valid('json')));
-    const rows = await findFacilities(db, tenantId, ids);
+    const rows = await readInChunks(ids, (chunk) => findFacilities(db, tenantId, chunk));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return c.json(ids.map((id) => toFacilityDetailResponse(byId.get(id)!)), 201);
   });

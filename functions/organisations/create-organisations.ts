@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import * as z from 'zod';
+import { readInChunks } from '../../core/master-data/master-record.ts';
 import { createOrganisations, findOrganisations } from '../../core/organisations/organisation-repository.ts';
 import { bulkBody } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
@@ -32,7 +33,7 @@ export const registerCreateOrganisations = (app: OpenAPIHono<AppEnv>) =>
     const { db, settings } = c.get('services');
     const tenantId = c.get('principal').tenantId;
     const ids = await heavyRequest(settings, tenantId, () => createOrganisations(db, tenantId, c.req.valid('json').map(withoutNulls)));
-    const rows = await findOrganisations(db, tenantId, ids);
+    const rows = await readInChunks(ids, (chunk) => findOrganisations(db, tenantId, chunk));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return c.json(ids.map((id) => toOrganisationDetailResponse(byId.get(id)!)), 201);
   });

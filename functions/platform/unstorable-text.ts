@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { badRequest } from '../../core/errors.ts';
+import { stepBudget } from '../../core/limits/bounded-steps.ts';
 
 /**
  * PostgreSQL stores neither NUL characters nor unpaired UTF-16 surrogates (`\u0000`, `\ud800`), so
@@ -17,10 +18,15 @@ const storable = (value: string) => !value.includes('\u0000') && !LONE_SURROGATE
 const fieldPath = (path: (string | number)[]) =>
   path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('') || 'body';
 
+/** Values looked at between two yields to the event loop: a large body is checked in bounded steps. */
+const NODES_PER_STEP = 20_000;
+
 /** The first unstorable string or key in a parsed JSON value, or excessive depth (iterative: no stack to overflow). */
-const jsonProblem = (root: unknown): string | undefined => {
+const jsonProblem = async (root: unknown): Promise<string | undefined> => {
   const pending: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  const budget = stepBudget(NODES_PER_STEP);
   while (pending.length > 0) {
+    await budget.spend(1);
     const { value, path } = pending.pop()!;
     if (typeof value === 'string') {
       if (!storable(value)) return `${fieldPath(path)}: ${UNSTORABLE}`;
@@ -80,6 +86,6 @@ export const rejectUnstorableUrl = (c: Context): void => {
 
 /** Every string and key of a parsed JSON body, and its depth (request-body.ts calls it after the parse). */
 export const rejectUnstorableJson = async (c: Context): Promise<void> => {
-  const problem = jsonProblem(await c.req.json());
+  const problem = await jsonProblem(await c.req.json());
   if (problem) throw badRequest(problem);
 };

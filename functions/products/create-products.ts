@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import * as z from 'zod';
+import { readInChunks } from '../../core/master-data/master-record.ts';
 import { createProducts, findProducts } from '../../core/products/product-repository.ts';
 import { bulkBody } from '../platform/master-data-fields.ts';
 import type { AppEnv } from '../platform/env.ts';
@@ -34,7 +35,7 @@ export const registerCreateProducts = (app: OpenAPIHono<AppEnv>) =>
     const { db, settings } = c.get('services');
     const tenantId = c.get('principal').tenantId;
     const ids = await heavyRequest(settings, tenantId, () => createProducts(db, tenantId, c.req.valid('json')));
-    const rows = await findProducts(db, tenantId, ids);
+    const rows = await readInChunks(ids, (chunk) => findProducts(db, tenantId, chunk));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return c.json(ids.map((id) => toProductDetailResponse(byId.get(id)!)), 201);
   });

@@ -48,6 +48,17 @@ describe('products', () => {
     expect((await product(res.body[0].id)).body).toEqual(res.body[0]);
   });
 
+  it('a bulk create of 250 (written and read back in steps) answers every product in request order, with its relations', async () => {
+    const items = Array.from({ length: 250 }, (_, i) => ({ name: `Bulk ${i}`, level: 'ITEM', producedByOrganisationId: org.id }));
+    items[249] = { ...items[249]!, secondaryIdentifierIds: [ids[3]!.id] } as (typeof items)[number];
+    const res = await t.call('POST', '/api/v1/products', { token, body: items });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.map((p: { name: string }) => p.name)).toEqual(items.map((i) => i.name));
+    expect(new Set(res.body.map((p: { id: string }) => p.id)).size).toBe(250);
+    expect(res.body[249]).toMatchObject({ producedByOrganisation: { id: org.id }, secondaryIdentifierIds: [ids[3]!.id] });
+    expect((await product(res.body[137].id)).body).toEqual(res.body[137]);
+  });
+
   it('hierarchy table: MODEL without parent, BATCH under MODEL, ITEM under BATCH or standalone', async () => {
     const [model] = await bulkCreate(t, token, 'products', [{ name: 'Model', level: 'MODEL' }]);
     const [batch] = await bulkCreate(t, token, 'products', [{ name: 'Batch 1', level: 'BATCH', parentId: model!.id }]);
