@@ -45,7 +45,7 @@ const status = async (batchId: string) => (await rig.t.call('GET', `${BATCHES}/$
 const credentialCount = async () => (await rig.t.db.select({ n: sql<number>`count(*)::int` }).from(credentials))[0]!.n;
 const createdJobs = async (batchId: string) => [...(await issueJobs(rig.t.db, batchId))].filter((j) => j.state === 'created');
 
-/** The worker's batch deps with the real issuer, wrapped so a test can act during an attempt. */
+/** The worker's batch deps with the real issuer, wrapped so a test can act during an attempt (after its claim). */
 const workDeps = (w: WorkerDeps, around?: () => Promise<void>): BatchWorkDeps => {
   const issue = batchItemIssuer(w);
   return {
@@ -54,9 +54,14 @@ const workDeps = (w: WorkerDeps, around?: () => Promise<void>): BatchWorkDeps =>
     logger: w.logger,
     jobs,
     classify: classifyAttemptFailure,
-    issueItem: async (input) => {
-      await around?.();
-      return issue(input);
+    issueItem: (input) => {
+      const prepared = issue(input);
+      return {
+        issue: async (onRecorded) => {
+          await around?.();
+          return prepared.issue(onRecorded);
+        },
+      };
     },
     policy: {
       retryLimit: w.settings.batchRetryLimit,
@@ -115,6 +120,23 @@ describe('issuing a batch', () => {
     const [first, second] = await itemRows(rig.t.db, batchId);
     expect(first!.updatedAt.getTime()).toBeLessThanOrEqual(second!.updatedAt.getTime());
     expect([first!.attemptCount, second!.attemptCount]).toEqual([1, 1]);
+  });
+
+  it('the next item is prepared while one is issued but never claimed before its turn: one item PROCESSING at a time, in index order', async () => {
+    const batchId = await submitItems([good('a'), good('b'), good('c')]);
+    const seen: string[][] = [];
+    const look = async () => {
+      seen.push((await itemRows(rig.t.db, batchId)).map((r) => `${r.state}:${r.attemptCount}`));
+    };
+    await processBatch(workDeps(deps(), look), tenantId, batchId);
+    expect(seen).toEqual([
+      ['PROCESSING:1', 'QUEUED:0', 'QUEUED:0'],
+      ['ISSUED:1', 'PROCESSING:1', 'QUEUED:0'],
+      ['ISSUED:1', 'ISSUED:1', 'PROCESSING:1'],
+    ]);
+    const view = await status(batchId);
+    expect(view).toMatchObject({ state: 'COMPLETED', counts: { issued: 3 } });
+    expect(new Set(view.items.map((i: { credentialId: string }) => i.credentialId)).size).toBe(3);
   });
 
   it('the warnings of an issued item are kept with it and shown in the projection', async () => {

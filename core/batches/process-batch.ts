@@ -11,15 +11,23 @@ import { lockTenantBatch, transitionItem, type BatchItemRow, type BatchRow } fro
 import { settleIfDone, settleResolvedBatch } from './batch-settlement.ts';
 import { INTERRUPTED_MESSAGE, ITEM_CODES, markProcessingUnknown, recordFailedAttempt, type AttemptFailure, type RetryPolicy } from './item-outcome.ts';
 
-/** One item's issuance, as the batch worker calls it: the same code as POST /credentials. */
+/**
+ * One item's issuance, as the batch worker calls it: the same code as POST /credentials. Calling it
+ * starts the item's reads and checks, which send nothing anywhere and write nothing (the batch starts
+ * them for its next item while the current one is issued); `issue`, called once the item is claimed,
+ * does the rest and throws any refusal or fault met while preparing.
+ */
 export type IssueItem = (input: {
   tenantId: string;
   /** The item request as submitted (without `reference`); issuance parses it with the worker's settings. */
   body: unknown;
   correlationId: string;
-  /** Runs inside the transaction that records the credential: the item settles ISSUED with it. */
-  onRecorded: (tx: Queryable, credentialId: string) => Promise<void>;
-}) => Promise<{ credentialId: string; warnings: unknown[] }>;
+}) => PreparedItem;
+
+export interface PreparedItem {
+  /** `onRecorded` runs inside the transaction that records the credential: the item settles ISSUED with it. */
+  issue(onRecorded: (tx: Queryable, credentialId: string) => Promise<void>): Promise<{ credentialId: string; warnings: unknown[] }>;
+}
 
 export interface BatchWorkDeps {
   db: Database;
@@ -48,7 +56,8 @@ const markInterrupted = async (tx: Queryable, batch: BatchRow, logger: Logger) =
   }
 };
 
-type Step = { item: BatchItemRow; token: string } | 'done';
+/** The item claimed, and the one due after it (prepared meanwhile; claimed only in its own turn). */
+type Step = { item: BatchItemRow; token: string; next?: BatchItemRow } | 'done';
 
 /**
  * Under the batch lock: stop on cancellation (settle when nothing is in flight), else, when the job
@@ -76,7 +85,7 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
       return 'done';
     }
     const now = new Date();
-    const [due] = await tx
+    const [due, next] = await tx
       .select()
       .from(credentialBatchItems)
       .where(
@@ -87,7 +96,7 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
         ),
       )
       .orderBy(asc(credentialBatchItems.index))
-      .limit(1)
+      .limit(2)
       .for('update');
     if (!due) {
       const [deferred] = await tx
@@ -109,7 +118,7 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
       set: { attemptToken: token, attemptCount: due.attemptCount + 1, nextAttemptAt: null },
       batchChange: { claimExpiresAt: claimExpiry(deps.policy.jobTimeoutSeconds) },
     });
-    return moved ? { item: moved.after, token } : 'done';
+    return moved ? { item: moved.after, token, ...(next ? { next } : {}) } : 'done';
   });
 
 /**
@@ -118,7 +127,13 @@ const nextStep = async (deps: BatchWorkDeps, claim: string, tenantId: string, ba
  * for the item's retry time (in the same transaction) and the job claims no further item, so the
  * batch backs off as a whole instead of spending every item's attempts on the outage.
  */
-const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: string }, item: BatchItemRow, token: string): Promise<'pause' | undefined> => {
+const attemptItem = async (
+  deps: BatchWorkDeps,
+  batch: { id: string; tenantId: string },
+  item: BatchItemRow,
+  token: string,
+  prepared: Promise<PreparedItem>,
+): Promise<'pause' | undefined> => {
   const log = { batchId: batch.id, index: item.index, correlationId: item.correlationId };
   const onRecorded = async (tx: Queryable, credentialId: string) => {
     // A late finish of an attempt already marked unknown still settles it: the record exists.
@@ -138,10 +153,9 @@ const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: s
     if (settled.before.state === 'OUTCOME_UNKNOWN') await settleResolvedBatch(tx, settled.batch, deps.policy.retentionDays);
   };
 
-  let result: Awaited<ReturnType<IssueItem>>;
+  let result: Awaited<ReturnType<PreparedItem['issue']>>;
   try {
-    const body = await deps.box.decryptJson(item.sealedRequest);
-    result = await deps.issueItem({ tenantId: batch.tenantId, body, correlationId: item.correlationId, onRecorded });
+    result = await (await prepared).issue(onRecorded);
   } catch (error) {
     const failure: AttemptFailure = deps.classify(error);
     deps.logger.warn('Batch item attempt failed', { ...log, kind: failure.kind, code: failure.code, error: String(error) });
@@ -169,9 +183,20 @@ const attemptItem = async (deps: BatchWorkDeps, batch: { id: string; tenantId: s
 };
 
 /**
+ * Starts an item's preparation: its sealed request opened, then issuance's reads and checks (nothing
+ * sent, nothing written). A failure is thrown only where the attempt awaits it, after the claim.
+ */
+const prepare = (deps: BatchWorkDeps, tenantId: string, item: BatchItemRow): { itemId: string; prepared: Promise<PreparedItem> } => {
+  const prepared = deps.box.decryptJson(item.sealedRequest).then((body) => deps.issueItem({ tenantId, body, correlationId: item.correlationId }));
+  prepared.catch(() => {});
+  return { itemId: item.id, prepared };
+};
+
+/**
  * The `credentials.issue-batch` job (spec "Batch item state", batch notes 1–3): claims the batch,
  * turns attempts an earlier job left PROCESSING into OUTCOME_UNKNOWN, then issues the items in
- * index order, one at a time, each marked PROCESSING in its own committed transaction first. A
+ * index order, one at a time, each marked PROCESSING in its own committed transaction first (the
+ * next item's request is opened and checked meanwhile, which sends and writes nothing). A
  * service the batch needs being down pauses it until the failed item's retry time. It
  * claims nothing and queues no continuation once cancellation is requested; when its time runs
  * short, when the worker stops (after the item in flight), or when only deferred retries remain, it
@@ -189,10 +214,14 @@ export const processBatch = async (deps: BatchWorkDeps, tenantId: string, batchI
     return;
   }
   try {
+    // The next item's preparation runs while the current one is issued; it is used only if that item is the next claimed.
+    let ahead: ReturnType<typeof prepare> | undefined;
     for (;;) {
       const step = await nextStep(deps, claim.token, tenantId, batchId, Date.now() > deadline || deps.stopping?.aborted === true);
       if (step === 'done') return;
-      if ((await attemptItem(deps, claim.batch, step.item, step.token)) === 'pause') return;
+      const current = ahead?.itemId === step.item.id ? ahead : prepare(deps, tenantId, step.item);
+      ahead = step.next ? prepare(deps, tenantId, step.next) : undefined;
+      if ((await attemptItem(deps, claim.batch, step.item, step.token, current.prepared)) === 'pause') return;
     }
   } finally {
     await releaseClaim(deps.db, batchId, claim.token);
