@@ -1,5 +1,5 @@
 import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 import { callJson, CONNECTIONS, measure, median, recordRatio, startBenchStack } from './lib.ts';
+import { cutProfile } from './profile-window.ts';
 import { STORAGE_API_KEY, VC_API_KEY } from './service-processes.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -38,7 +39,7 @@ const here = dirname(fileURLToPath(import.meta.url));
  * BENCH_BATCH_ITEMS (default 500) shortens a run; BENCH_BATCH_MEMORY_ONLY=true runs only the memory
  * row (with its items/s); BENCH_BATCH_FLOORS=false skips the floors; BENCH_WORKER_NODE_FLAGS adds node
  * flags to the worker's (a flag given again wins: to try one out). A CPU profile of the worker, each run
- * summarised in µs of worker CPU per item by profile-summary.ts (start-up included: its `tsx`/`esbuild` rows):
+ * cut to its measured window (profile-window.ts) and summarised in µs of worker CPU per item by profile-summary.ts:
  *   BENCH_BATCH_MEMORY_RUNS=1 BENCH_WORKER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/css-prof" npm run bench batches
  * (BENCH_PROFILE=<dir> is the same as those two flags.)
  */
@@ -140,14 +141,13 @@ const dpp = () => issueBody('DigitalProductPassport', '0.7.0', samplePayload(SAM
 const fixture = await callJson(`${stack.api.url}/api/v1/credentials`, { method: 'POST', token, body: dpp(), expect: 201 });
 
 /**
- * profile-summary.ts over a worker's profile, in µs of worker CPU per item: the rate it is given is the
- * items issued over the profile's whole span (so start-up counts too, as its own `tsx`/`esbuild` rows).
+ * profile-summary.ts over a worker's profile cut to the measured window (first claim to last
+ * settlement: start-up left out), in µs of worker CPU per item (its table says "request").
  */
-const summariseProfile = (file: string, items: number, what: string) => {
-  const { startTime, endTime } = JSON.parse(readFileSync(file, 'utf8')) as { startTime: number; endTime: number };
-  const rate = items / ((endTime - startTime) / 1e6);
-  console.log(`\nWorker CPU profile, ${what}: ${file} (${items} items over ${((endTime - startTime) / 1e6).toFixed(1)} s; figures are per item)`);
-  spawnSync(process.execPath, ['--import', 'tsx', join(here, 'profile-summary.ts'), file, String(rate)], { stdio: 'inherit' });
+const summariseProfile = (file: string, spawnedAt: number, window: Window, what: string) => {
+  const cut = cutProfile(file, spawnedAt, window.first.getTime(), window.last.getTime());
+  console.log(`\nWorker CPU profile, ${what}: ${cut.file} (${window.items} items in ${cut.seconds.toFixed(1)} s, first claim to settlement; µs per item)`);
+  spawnSync(process.execPath, ['--import', 'tsx', join(here, 'profile-summary.ts'), cut.file, String(window.items / cut.seconds)], { stdio: 'inherit' });
 };
 
 // An item's upstream bodies (as credentials.bench.ts builds them): the credential as signed, the envelope as stored.
@@ -178,6 +178,7 @@ const startWorker = async (concurrency: number) => {
   workerRun += 1;
   const profileName = `worker-${process.pid}-${workerRun}-c${concurrency}.cpuprofile`;
   const nodeArgs = PROFILE_DIR ? [`--cpu-prof-name=${profileName}`] : [];
+  const spawnedAt = Date.now();
   const worker = program([...workerArgs().slice(0, -1), ...nodeArgs, ...workerArgs().slice(-1)], {
     ...testWorkerEnv(stack.databaseUrl, { ...systemEnv, BATCH_JOB_CONCURRENCY: String(concurrency), WORKER_JOB_TIMEOUT_SECONDS: '300', LOG_LEVEL: 'info' }),
   });
@@ -185,11 +186,11 @@ const startWorker = async (concurrency: number) => {
   if (worker.child.exitCode !== null) throw new Error('the worker did not start');
   return {
     rssMb: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
-    /** Stops it; with a profile, prints where its CPU went per item (`items`: how many it issued). */
-    stop: async (items?: number) => {
+    /** Stops it; with a profile, prints where its CPU went per item in `window`. */
+    stop: async (window?: Window) => {
       worker.child.kill('SIGTERM');
       if ((await worker.exited) !== 0) throw new Error('the worker did not stop cleanly');
-      if (PROFILE_DIR && items) summariseProfile(join(PROFILE_DIR, profileName), items, `worker run ${workerRun}, BATCH_JOB_CONCURRENCY=${concurrency}`);
+      if (PROFILE_DIR && window) summariseProfile(join(PROFILE_DIR, profileName), spawnedAt, window, `worker run ${workerRun}, BATCH_JOB_CONCURRENCY=${concurrency}`);
     },
   };
 };
@@ -208,26 +209,31 @@ const settled = async (ids: string[]) => {
   const rows = await stack.sql<{ state: string }[]>`select state from credential_batches where id in ${stack.sql(ids)}`;
   return rows.every((r) => r.state !== 'QUEUED' && r.state !== 'RUNNING');
 };
-/**
- * Items per second from the first claim (the first issue job's start, as pg-boss recorded it) to the
- * last settlement, read from the rows; every item must be ISSUED.
- */
-const throughput = async (ids: string[]) => {
+interface Window {
+  items: number;
+  first: Date;
+  last: Date;
+}
+/** The batches' measured window: their first claim (the first issue job's start, as pg-boss recorded it) to their last settlement; every item must be ISSUED. */
+const windowOf = async (ids: string[]): Promise<Window> => {
   const [row] = await stack.sql<{ issued: number; first: Date; last: Date }[]>`
     select
       (select count(*)::int from credential_batch_items where batch_id in ${stack.sql(ids)} and state = 'ISSUED') as issued,
       (select min(started_on) from pgboss.job where name = 'credentials.issue-batch' and data->>'batchId' in ${stack.sql(ids)}) as first,
       (select max(settled_at) from credential_batches where id in ${stack.sql(ids)}) as last`;
   if (row!.issued !== ids.length * ITEMS) throw new Error(`only ${row!.issued} of ${ids.length * ITEMS} items issued`);
-  return row!.issued / ((row!.last.getTime() - row!.first.getTime()) / 1000);
+  return { items: row!.issued, first: row!.first, last: row!.last };
 };
+/** Items per second over the window. */
+const rateOf = (w: Window) => w.items / ((w.last.getTime() - w.first.getTime()) / 1000);
 const runBatches = async (count: number, concurrency: number) => {
   const worker = await startWorker(concurrency);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) ids.push(await submitBatch());
   await waitFor(`${count} batches`, () => settled(ids), 600_000);
-  await worker.stop(count * ITEMS);
-  return throughput(ids);
+  const window = await windowOf(ids);
+  await worker.stop(window);
+  return rateOf(window);
 };
 
 /** Ten (BENCH_BATCH_MEMORY_RUNS) batches one after another on one worker: its RSS and each batch's items/s. */
@@ -238,15 +244,17 @@ const memoryRuns = async () => {
   const sampler = setInterval(() => (peak = Math.max(peak, worker.rssMb())), 250);
   const perBatch: number[] = [];
   const itemsPerSecond: number[] = [];
+  const ids: string[] = [];
   for (let i = 0; i < MEMORY_RUNS; i++) {
     const id = await submitBatch();
+    ids.push(id);
     await waitFor('a batch', () => settled([id]), 600_000);
     perBatch.push(Math.round(worker.rssMb()));
     peak = Math.max(peak, perBatch.at(-1)!);
-    itemsPerSecond.push(Math.round(await throughput([id])));
+    itemsPerSecond.push(Math.round(rateOf(await windowOf([id]))));
   }
   clearInterval(sampler);
-  await worker.stop(MEMORY_RUNS * ITEMS);
+  await worker.stop(await windowOf(ids));
   console.log(`worker start: node ${workerArgs().join(' ')}`);
   console.log(`worker RSS idle after start ${idleRss} MB; after each of ${MEMORY_RUNS} batches (MB): ${perBatch.join(', ')}; peak ${Math.round(peak)} MB (limit ${TARGET.rssMb})`);
   console.log(`items/s of each of those batches: ${itemsPerSecond.join(', ')}; median ${Math.round(median(itemsPerSecond))}`);
