@@ -139,6 +139,64 @@ describe('issuing a batch', () => {
     expect(new Set(view.items.map((i: { credentialId: string }) => i.credentialId)).size).toBe(3);
   });
 
+  it('the transaction that settles an item claims the next; a failure after that commit still issues the claimed item in the same job', async () => {
+    const batchId = await submitItems([good(), good(), good()]);
+    const before = await credentialCount();
+    const w = workDeps(deps());
+    let failed = false;
+    const failAfterCommit: BatchWorkDeps = {
+      ...w,
+      issueItem: (input) => {
+        const prepared = w.issueItem(input);
+        return {
+          issue: async (onRecorded) => {
+            const result = await prepared.issue(onRecorded);
+            if (!failed) {
+              failed = true;
+              throw new Error('failed after the record was committed');
+            }
+            return result;
+          },
+        };
+      },
+    };
+    await processBatch(failAfterCommit, tenantId, batchId);
+    const view = await status(batchId);
+    expect(view).toMatchObject({ state: 'COMPLETED', counts: { issued: 3, processing: 0, unknown: 0 } });
+    expect(await credentialCount()).toBe(before + 3);
+    expect((await itemRows(rig.t.db, batchId)).map((r) => r.attemptCount)).toEqual([1, 1, 1]);
+  });
+
+  it('a record transaction that fails after claiming the next item takes that claim back with it: the next item is claimed again, issued once', async () => {
+    const batchId = await submitItems([good(), good(), good()]);
+    const before = await credentialCount();
+    const w = workDeps(deps());
+    let failed = false;
+    const failInRecord: BatchWorkDeps = {
+      ...w,
+      issueItem: (input) => {
+        const prepared = w.issueItem(input);
+        return {
+          issue: (onRecorded) =>
+            prepared.issue(async (tx, credentialId) => {
+              await onRecorded(tx, credentialId);
+              if (!failed) {
+                failed = true;
+                throw new Error('the record transaction failed');
+              }
+            }),
+        };
+      },
+    };
+    await processBatch(failInRecord, tenantId, batchId);
+    const view = await status(batchId);
+    // The first item's record was rolled back after signing and storing: its outcome is unknown (never replayed).
+    expect(view).toMatchObject({ state: 'NEEDS_ATTENTION', counts: { issued: 2, unknown: 1, processing: 0, queued: 0 } });
+    expect(view.items.map((i: { state: string }) => i.state)).toEqual(['OUTCOME_UNKNOWN', 'ISSUED', 'ISSUED']);
+    expect(await credentialCount()).toBe(before + 2);
+    expect((await itemRows(rig.t.db, batchId)).map((r) => r.attemptCount)).toEqual([1, 1, 1]);
+  });
+
   it('the warnings of an issued item are kept with it and shown in the projection', async () => {
     const batchId = await submitItems([{ ...good(), publishingOptions: { publish: true } }]);
     await run(batchId);
