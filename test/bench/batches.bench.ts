@@ -14,6 +14,7 @@ import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 import { callJson, CONNECTIONS, measure, median, recordRatio, startBenchStack } from './lib.ts';
+import { cpuSecondsOf } from './process-cpu.ts';
 import { cutProfile } from './profile-window.ts';
 import { STORAGE_API_KEY, VC_API_KEY } from './service-processes.ts';
 
@@ -26,6 +27,8 @@ const here = dirname(fileURLToPath(import.meta.url));
  * - one batch on one worker (BATCH_JOB_CONCURRENCY=1): items/s from the first claim (the job's start in
  *   pgboss.job) to settlement, read from the rows (the worker's start and its poll are not counted);
  * - four batches at once on one worker (BATCH_JOB_CONCURRENCY=4);
+ * - with each, the worker's CPU per item (user + system from its start to settlement, /proc): a load
+ *   elsewhere on the machine moves it far less than items/s;
  * - floors measured in the same run, with the very bodies an item sends upstream, at 1 connection (one
  *   batch: its items go one at a time) and at 4 (four batches): the VC service alone, mint one revocation
  *   entry then sign (two requests per item, as issuance makes them); the storage upload alone (the
@@ -184,7 +187,10 @@ const startWorker = async (concurrency: number) => {
   });
   await waitFor('the worker', () => worker.stdout().includes('Worker started') || worker.child.exitCode !== null);
   if (worker.child.exitCode !== null) throw new Error('the worker did not start');
+  const cpuAtStart = cpuSecondsOf(worker.child.pid!);
   return {
+    /** The worker's CPU (user + system, every thread) since it started, per item, in ms: less moved by the machine's load than items/s. */
+    cpuMsPerItem: (items: number) => ((cpuSecondsOf(worker.child.pid!) - cpuAtStart) * 1000) / items,
     rssMb: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
     /** Stops it; with a profile, prints where its CPU went per item in `window`. */
     stop: async (window?: Window) => {
@@ -232,8 +238,9 @@ const runBatches = async (count: number, concurrency: number) => {
   for (let i = 0; i < count; i++) ids.push(await submitBatch());
   await waitFor(`${count} batches`, () => settled(ids), 600_000);
   const window = await windowOf(ids);
+  const cpuMs = worker.cpuMsPerItem(window.items);
   await worker.stop(window);
-  return rateOf(window);
+  return { rate: rateOf(window), cpuMs };
 };
 
 /** Ten (BENCH_BATCH_MEMORY_RUNS) batches one after another on one worker: its RSS and each batch's items/s. */
@@ -265,7 +272,7 @@ try {
   if (MEMORY_ONLY) {
     await memoryRuns();
   } else {
-    const one = await runBatches(1, 1);
+    const { rate: one, cpuMs: oneCpu } = await runBatches(1, 1);
     const floorsOne = WITH_FLOORS ? await floorsAt(1) : undefined;
     const single = await measure('POST /credentials (0.7.0 DPP, encrypted)', {
       url: `${stack.api.url}/api/v1/credentials`,
@@ -273,7 +280,7 @@ try {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(dpp()),
     });
-    const four = await runBatches(4, 4);
+    const { rate: four, cpuMs: fourCpu } = await runBatches(4, 4);
     const floorsFour = WITH_FLOORS ? await floorsAt(4) : undefined;
 
     console.log(`\nBatch issuance, ${ITEMS}-item batches of 0.7.0 DPPs, encrypted, worker, VC and storage services as their own processes`);
@@ -286,9 +293,9 @@ try {
           ]
         : [];
     console.table([
-      { run: `one batch, BATCH_JOB_CONCURRENCY=1`, 'items/s': Math.round(one), target: TARGET.one },
+      { run: `one batch, BATCH_JOB_CONCURRENCY=1`, 'items/s': Math.round(one), target: TARGET.one, 'worker CPU ms/item': oneCpu.toFixed(1) },
       ...floorRows(floorsOne, 1),
-      { run: `four batches, BATCH_JOB_CONCURRENCY=4`, 'items/s': Math.round(four), target: TARGET.four },
+      { run: `four batches, BATCH_JOB_CONCURRENCY=4`, 'items/s': Math.round(four), target: TARGET.four, 'worker CPU ms/item': fourCpu.toFixed(1) },
       ...floorRows(floorsFour, 4),
       { run: `single issuance POST /credentials, ${CONNECTIONS} connections`, 'items/s': single.requestsPerSecond, target: '' },
     ]);
