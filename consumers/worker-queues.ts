@@ -24,6 +24,12 @@ export const logQueueError = (logger: Logger, stopping: boolean, error: unknown)
   else logger.error('Queue error', fields);
 };
 
+/**
+ * The worker's database pool: each batch job in parallel (BATCH_JOB_CONCURRENCY) holds one connection
+ * for its item's transaction while the next item's reads run beside it; two more serve the sweeps.
+ */
+export const workerPoolSize = (settings: Pick<WorkerSettings, 'batchConcurrency'>): number => Math.max(4, 2 + 2 * settings.batchConcurrency);
+
 /** What the worker has checked and prepared before its queues start (see startWorker in worker.ts). */
 export interface CheckedWorker {
   env: NodeJS.ProcessEnv;
@@ -42,7 +48,7 @@ export const startQueues = async (
   timings: WorkerTimings,
 ): Promise<RunningWorker> => {
   const tracing = startTracing(env, settings.serviceName);
-  const connection = connectNodeDeps(env, settings, { databaseUrl, logger, poolMax: 4 });
+  const connection = connectNodeDeps(env, settings, { databaseUrl, logger, poolMax: workerPoolSize(settings) });
   const boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'css-worker' });
   let stopping = false;
   boss.on('error', (error) => logQueueError(logger, stopping, error));

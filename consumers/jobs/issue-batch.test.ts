@@ -45,7 +45,7 @@ const status = async (batchId: string) => (await rig.t.call('GET', `${BATCHES}/$
 const credentialCount = async () => (await rig.t.db.select({ n: sql<number>`count(*)::int` }).from(credentials))[0]!.n;
 const createdJobs = async (batchId: string) => [...(await issueJobs(rig.t.db, batchId))].filter((j) => j.state === 'created');
 
-/** The worker's batch deps with the real issuer, wrapped so a test can act during an attempt. */
+/** The worker's batch deps with the real issuer, wrapped so a test can act during an attempt (after its claim). */
 const workDeps = (w: WorkerDeps, around?: () => Promise<void>): BatchWorkDeps => {
   const issue = batchItemIssuer(w);
   return {
@@ -54,9 +54,14 @@ const workDeps = (w: WorkerDeps, around?: () => Promise<void>): BatchWorkDeps =>
     logger: w.logger,
     jobs,
     classify: classifyAttemptFailure,
-    issueItem: async (input) => {
-      await around?.();
-      return issue(input);
+    issueItem: (input) => {
+      const prepared = issue(input);
+      return {
+        issue: async (onRecorded) => {
+          await around?.();
+          return prepared.issue(onRecorded);
+        },
+      };
     },
     policy: {
       retryLimit: w.settings.batchRetryLimit,
@@ -115,6 +120,81 @@ describe('issuing a batch', () => {
     const [first, second] = await itemRows(rig.t.db, batchId);
     expect(first!.updatedAt.getTime()).toBeLessThanOrEqual(second!.updatedAt.getTime());
     expect([first!.attemptCount, second!.attemptCount]).toEqual([1, 1]);
+  });
+
+  it('the next item is prepared while one is issued but never claimed before its turn: one item PROCESSING at a time, in index order', async () => {
+    const batchId = await submitItems([good('a'), good('b'), good('c')]);
+    const seen: string[][] = [];
+    const look = async () => {
+      seen.push((await itemRows(rig.t.db, batchId)).map((r) => `${r.state}:${r.attemptCount}`));
+    };
+    await processBatch(workDeps(deps(), look), tenantId, batchId);
+    expect(seen).toEqual([
+      ['PROCESSING:1', 'QUEUED:0', 'QUEUED:0'],
+      ['ISSUED:1', 'PROCESSING:1', 'QUEUED:0'],
+      ['ISSUED:1', 'ISSUED:1', 'PROCESSING:1'],
+    ]);
+    const view = await status(batchId);
+    expect(view).toMatchObject({ state: 'COMPLETED', counts: { issued: 3 } });
+    expect(new Set(view.items.map((i: { credentialId: string }) => i.credentialId)).size).toBe(3);
+  });
+
+  it('the transaction that settles an item claims the next; a failure after that commit still issues the claimed item in the same job', async () => {
+    const batchId = await submitItems([good(), good(), good()]);
+    const before = await credentialCount();
+    const w = workDeps(deps());
+    let failed = false;
+    const failAfterCommit: BatchWorkDeps = {
+      ...w,
+      issueItem: (input) => {
+        const prepared = w.issueItem(input);
+        return {
+          issue: async (onRecorded) => {
+            const result = await prepared.issue(onRecorded);
+            if (!failed) {
+              failed = true;
+              throw new Error('failed after the record was committed');
+            }
+            return result;
+          },
+        };
+      },
+    };
+    await processBatch(failAfterCommit, tenantId, batchId);
+    const view = await status(batchId);
+    expect(view).toMatchObject({ state: 'COMPLETED', counts: { issued: 3, processing: 0, unknown: 0 } });
+    expect(await credentialCount()).toBe(before + 3);
+    expect((await itemRows(rig.t.db, batchId)).map((r) => r.attemptCount)).toEqual([1, 1, 1]);
+  });
+
+  it('a record transaction that fails after claiming the next item takes that claim back with it: the next item is claimed again, issued once', async () => {
+    const batchId = await submitItems([good(), good(), good()]);
+    const before = await credentialCount();
+    const w = workDeps(deps());
+    let failed = false;
+    const failInRecord: BatchWorkDeps = {
+      ...w,
+      issueItem: (input) => {
+        const prepared = w.issueItem(input);
+        return {
+          issue: (onRecorded) =>
+            prepared.issue(async (tx, credentialId) => {
+              await onRecorded(tx, credentialId);
+              if (!failed) {
+                failed = true;
+                throw new Error('the record transaction failed');
+              }
+            }),
+        };
+      },
+    };
+    await processBatch(failInRecord, tenantId, batchId);
+    const view = await status(batchId);
+    // The first item's record was rolled back after signing and storing: its outcome is unknown (never replayed).
+    expect(view).toMatchObject({ state: 'NEEDS_ATTENTION', counts: { issued: 2, unknown: 1, processing: 0, queued: 0 } });
+    expect(view.items.map((i: { state: string }) => i.state)).toEqual(['OUTCOME_UNKNOWN', 'ISSUED', 'ISSUED']);
+    expect(await credentialCount()).toBe(before + 2);
+    expect((await itemRows(rig.t.db, batchId)).map((r) => r.attemptCount)).toEqual([1, 1, 1]);
   });
 
   it('the warnings of an issued item are kept with it and shown in the projection', async () => {

@@ -1,4 +1,4 @@
-import { issueCredential } from '../credentials/issue-credential.ts';
+import { issuePrepared, prepareIssuance } from '../credentials/issue-credential.ts';
 import { issuanceDeps, type IssuingSettings } from '../credentials/issuance-deps.ts';
 import { isDispatchedFault } from '../credentials/issuance-fault.ts';
 import { parseIssuanceRequest } from '../credentials/issuance-request.ts';
@@ -9,14 +9,19 @@ import type { IssueItem } from './process-batch.ts';
 
 /**
  * A batch item is issued by the code of POST /credentials, unchanged (batch note 1): the stored
- * request is parsed with this process's settings, then issued; the item settles in the record's
- * transaction.
+ * request is parsed with this process's settings, its reads and checks start at once (nothing is sent
+ * anywhere by them: the batch starts them for its next item while the current one is issued), and
+ * `issue` does the rest; the item settles in the record's transaction.
  */
 export const batchItemIssuer =
   (deps: Deps<IssuingSettings & Deps['settings']>): IssueItem =>
-  async ({ tenantId, body, correlationId, onRecorded }) => {
-    const request = parseIssuanceRequest(body, deps.settings.issuance);
-    return issueCredential(issuanceDeps(deps, correlationId), tenantId, request, { onRecorded });
+  ({ tenantId, body, correlationId }) => {
+    const issuance = issuanceDeps(deps, correlationId);
+    const request = (async () => parseIssuanceRequest(body, deps.settings.issuance))();
+    const prepared = request.then((parsed) => prepareIssuance(issuance, tenantId, parsed));
+    // Thrown where the attempt awaits it (after the item is claimed), never before.
+    prepared.catch(() => {});
+    return { issue: async (onRecorded) => issuePrepared(issuance, tenantId, await request, prepared, { onRecorded }) };
   };
 
 /**

@@ -69,29 +69,29 @@ const recordUnusedEntries = (deps: IssuanceDeps, issuerDid: string, entries: Sta
   deps.logger.warn('Status entries left unused', { correlationId: deps.correlationId, issuerDid, why, statusEntries: entryNames(entries) });
 };
 
+/** What issuance has read and checked before it sends anything anywhere (`prepareIssuance`). */
+export interface PreparedIssuance {
+  dataModel: Awaited<ReturnType<typeof resolveIssuanceDataModel>>;
+  warnings: IssuanceWarning[];
+  issuer: Awaited<ReturnType<typeof resolveIssuer>>;
+  storageInstance: Awaited<ReturnType<typeof resolveStorageInstance>>;
+  entities: EntityLinks;
+  vc: Awaited<ReturnType<typeof vcAdapterFor>>['adapter'];
+  storage: Awaited<ReturnType<typeof storageAdapterFor>>;
+}
+
+interface IssueOptions {
+  idempotencyClaimId?: string;
+  /** Runs inside the transaction that writes the record: a caller (a batch item) settles its own row with it. */
+  onRecorded?: (tx: Queryable, credentialId: string) => Promise<void>;
+}
+
 /**
- * Issues one credential (issue 14 §1; peer §1.3), in order: the data model of the type and version,
- * the payload against its schemas and JSON-LD contexts (conformity warnings for DCC 0.7.0), the
- * issuer DID and its VC service, the storage instance (those reads are made together, their verdicts
- * taken in this order); then status entries are minted, the credential
- * signed, stored (encrypted unless asked not to; the key kept sealed), and recorded with its status
- * entries and entity links in one transaction; then, if asked, published to the IDR (failures are
- * warnings). Everything that can be refused is refused before the VC service signs. An error after
- * the sign request is marked dispatched (`issuance-fault.ts`) unless its outcome is known to be
- * nothing (the VC or storage service refused the connection or answered an error: the signed copy is
- * discarded, its status entries logged as unused); a credential signed but not recorded leaves a warn
- * log line, and a stored copy whose record could not be written is removed.
+ * The steps of issuance up to the adapters: reads and checks only, nothing sent to any service and
+ * nothing written, so a batch may run them for its next item while the current one is signed
+ * (every refusal of issuance is thrown here or by the VC service).
  */
-const issueCredentialSteps = async (
-  deps: IssuanceDeps,
-  tenantId: string,
-  request: IssuanceRequest,
-  options: {
-    idempotencyClaimId?: string;
-    /** Runs inside the transaction that writes the record: a caller (a batch item) settles its own row with it. */
-    onRecorded?: (tx: Queryable, credentialId: string) => Promise<void>;
-  } = {},
-): Promise<IssueResult> => {
+export const prepareIssuance = async (deps: IssuanceDeps, tenantId: string, request: IssuanceRequest): Promise<PreparedIssuance> => {
   const payload = request.credentialPayload;
   // The reads that depend on nothing else go to the database together; their verdicts are taken in the
   // order of the steps, so a request with several faults is answered as if they had run one by one.
@@ -108,7 +108,18 @@ const issueCredentialSteps = async (
   if (entitiesWarning) warnings.push(entitiesWarning);
   const { adapter: vc } = await vcAdapterFor(deps, issuer.instance);
   const storage = await storageAdapterFor(deps, storageInstance.configEncrypted);
+  return { dataModel, warnings, issuer, storageInstance, entities, vc, storage };
+};
 
+/** The steps of issuance from minting status entries on (see issueCredentialSteps). */
+const completeIssuance = async (
+  deps: IssuanceDeps,
+  tenantId: string,
+  request: IssuanceRequest,
+  { dataModel, warnings, issuer, storageInstance, entities, vc, storage }: PreparedIssuance,
+  options: IssueOptions,
+): Promise<IssueResult> => {
+  const payload = request.credentialPayload;
   let dispatched = false;
   const minted: StatusEntry[] = [];
   let signed: SignedCredential;
@@ -218,10 +229,26 @@ const issueCredentialSteps = async (
   return { credentialId, warnings };
 };
 
+/**
+ * Issues one credential (issue 14 §1; peer §1.3), in order: the data model of the type and version,
+ * the payload against its schemas and JSON-LD contexts (conformity warnings for DCC 0.7.0), the
+ * issuer DID and its VC service, the storage instance (those reads are made together, their verdicts
+ * taken in this order); then status entries are minted, the credential
+ * signed, stored (encrypted unless asked not to; the key kept sealed), and recorded with its status
+ * entries and entity links in one transaction; then, if asked, published to the IDR (failures are
+ * warnings). Everything that can be refused is refused before the VC service signs. An error after
+ * the sign request is marked dispatched (`issuance-fault.ts`) unless its outcome is known to be
+ * nothing (the VC or storage service refused the connection or answered an error: the signed copy is
+ * discarded, its status entries logged as unused); a credential signed but not recorded leaves a warn
+ * log line, and a stored copy whose record could not be written is removed.
+ */
+const issueCredentialSteps = async (deps: IssuanceDeps, tenantId: string, request: IssuanceRequest, options: IssueOptions = {}): Promise<IssueResult> =>
+  completeIssuance(deps, tenantId, request, await prepareIssuance(deps, tenantId, request), options);
+
 /** Counted for `/metrics` by outcome, and logged at info once recorded (ids only, never the payload). */
-export const issueCredential: typeof issueCredentialSteps = async (deps, tenantId, request, options = {}) => {
+const counted = async (deps: IssuanceDeps, tenantId: string, request: IssuanceRequest, steps: () => Promise<IssueResult>): Promise<IssueResult> => {
   try {
-    const result = await inSpan('issuance', () => issueCredentialSteps(deps, tenantId, request, options), { 'css.credential_type': request.credentialType });
+    const result = await inSpan('issuance', steps, { 'css.credential_type': request.credentialType });
     metrics().issuance(request.credentialType, 'issued');
     deps.logger.info('Credential issued', { correlationId: deps.correlationId, tenantId, credentialId: result.credentialId, credentialType: request.credentialType });
     return result;
@@ -230,3 +257,13 @@ export const issueCredential: typeof issueCredentialSteps = async (deps, tenantI
     throw error;
   }
 };
+
+export const issueCredential: typeof issueCredentialSteps = (deps, tenantId, request, options = {}) =>
+  counted(deps, tenantId, request, () => issueCredentialSteps(deps, tenantId, request, options));
+
+/**
+ * Issues from steps prepared earlier (`prepareIssuance`, started before the caller's turn; its
+ * refusal or fault is thrown here): the same steps, counts and log line as issueCredential.
+ */
+export const issuePrepared = (deps: IssuanceDeps, tenantId: string, request: IssuanceRequest, prepared: Promise<PreparedIssuance>, options: IssueOptions = {}): Promise<IssueResult> =>
+  counted(deps, tenantId, request, async () => completeIssuance(deps, tenantId, request, await prepared, options));
