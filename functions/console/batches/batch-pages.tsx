@@ -106,7 +106,8 @@ const readView = (c: Context<ConsoleEnv>, id: string) =>
 const renderUpload = async (c: Context<ConsoleEnv>, errors?: FieldErrors, status: 200 | 400 = 200) => {
   const { db } = c.get('services');
   const [models, dids] = await Promise.all([listDataModels(db, tenantOf(c), {}, { limit: 200, offset: 0 }), listDids(db, tenantOf(c), {}, { limit: 100, offset: 0 })]);
-  const buildable = models.rows.filter((m) => canBuildPayload(m.credentialType, m.version));
+  // The batch columns are the product passport's (batch-rows.ts): its versions only.
+  const buildable = models.rows.filter((m) => m.credentialType === 'DigitalProductPassport' && canBuildPayload(m.credentialType, m.version));
   return renderPage(
     c,
     'Issue a batch',
