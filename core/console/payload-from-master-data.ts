@@ -3,11 +3,11 @@
  * person picks entities and types a few values; nothing is typed as JSON. One builder per credential type
  * (`payload-builders/`); this file picks it and wraps its subject in the credential.
  */
-import { untpContext, type PayloadBuilder } from './payload-builders/builder.ts';
+import { untpContext, type ChosenRecords, type PayloadBuilder } from './payload-builders/builder.ts';
 import { conformityCredential } from './payload-builders/conformity-credential.ts';
 import { facilityRecord } from './payload-builders/facility-record.ts';
 import { identityAnchor } from './payload-builders/identity-anchor.ts';
-import { isoSeconds, PayloadInputError, type CatalogueEntry, type MasterRecord, type ProductRecord } from './payload-builders/master-records.ts';
+import { isoSeconds, PayloadInputError } from './payload-builders/master-records.ts';
 import { productPassport } from './payload-builders/product-passport.ts';
 import { traceabilityEvent } from './payload-builders/traceability-event.ts';
 
@@ -22,17 +22,11 @@ export const builderFor = (credentialType: string, version: string): PayloadBuil
 
 export const canBuildPayload = (credentialType: string, version: string) => builderFor(credentialType, version) !== undefined;
 
-export interface PayloadInput {
+export interface PayloadInput extends ChosenRecords {
   credentialType: string;
   version: string;
   /** The data model's JSON-LD context URL (the UNTP vocabulary of its version). */
   contextUrl: string;
-  issuerDid: string;
-  organisation: MasterRecord;
-  facility?: MasterRecord;
-  product?: ProductRecord;
-  conformityScheme?: CatalogueEntry;
-  conformityProfile?: CatalogueEntry;
   /** The typed values the type's builder asks for (its `fields`), by key. */
   values?: Record<string, string | undefined>;
   /** ISO 3166-1 alpha-2 code of the country of production (DPP); the same as `values.countryOfProduction`. */

@@ -14,15 +14,19 @@ export interface TypedField {
 /** Entity pickers by form-config key. */
 export type PickerKey = 'organisation' | 'facility' | 'product' | 'conformityScheme' | 'conformityProfile';
 
-/** The chosen records and typed values one credential is built from. */
-export interface BuilderInput {
-  version: string;
+/** The signing DID and the records a person chose through the pickers. */
+export interface ChosenRecords {
   issuerDid: string;
   organisation: MasterRecord;
   facility?: MasterRecord;
   product?: ProductRecord;
   conformityScheme?: CatalogueEntry;
   conformityProfile?: CatalogueEntry;
+}
+
+/** The chosen records and typed values one credential is built from. */
+export interface BuilderInput extends ChosenRecords {
+  version: string;
   values: Record<string, string | undefined>;
   now: Date;
 }
@@ -36,6 +40,8 @@ export interface PayloadBuilder {
   credentialType: string;
   versions: readonly string[];
   pickers: readonly PickerKey[];
+  /** Pickers form-config marks optional that this type needs (a conformity credential's scheme). */
+  requires?: readonly PickerKey[];
   fields: (version: string) => readonly TypedField[];
   build: (input: BuilderInput) => { name: string; subject: unknown };
 }

@@ -62,6 +62,7 @@ export const conformityCredential: PayloadBuilder = {
   credentialType: 'DigitalConformityCredential',
   versions: UNTP_VERSIONS,
   pickers: ['organisation', 'conformityScheme', 'conformityProfile'],
+  requires: ['conformityScheme'],
   fields: (version) => [
     { key: 'attestationName', label: 'Title of the attestation', hint: 'Typically the certificate’s title' },
     { key: 'attestationType', label: 'Attestation type', choices: ATTESTATION_TYPES },

@@ -1,5 +1,5 @@
 import { chosenProfile, chosenScheme } from '../../../core/console/conformity-choice.ts';
-import { builderFor, payloadFromMasterData, PayloadInputError, type PickerKey, type TypedField } from '../../../core/console/payload-from-master-data.ts';
+import { builderFor, payloadFromMasterData, PayloadInputError, type PayloadBuilder, type PickerKey, type TypedField } from '../../../core/console/payload-from-master-data.ts';
 import { listProfiles, listSchemes } from '../../../core/conformity/catalogue-queries.ts';
 import { findDataModel } from '../../../core/data-models/data-model-repository.ts';
 import { formConfigFor, type FormSection } from '../../../core/data-models/form-config.ts';
@@ -41,8 +41,10 @@ const PICKER_LISTS: Record<PickerKey, (s: Services, tenantId: string, values: Re
  * The pickers of a type, in form-config's order, limited to those its builder uses, then any its builder
  * needs that form-config leaves out (a traceability event's facility), required as the builder requires them.
  */
-const sectionsFor = (credentialType: string, pickers: readonly PickerKey[]): FormSection[] => {
-  const described = formConfigFor(credentialType).sections.filter((s) => pickers.includes(s.key as PickerKey));
+const sectionsFor = (credentialType: string, { pickers, requires = [] }: PayloadBuilder): FormSection[] => {
+  const described = formConfigFor(credentialType)
+    .sections.filter((s) => pickers.includes(s.key as PickerKey))
+    .map((s) => (requires.includes(s.key as PickerKey) ? { ...s, required: true } : s));
   const added = pickers
     .filter((key) => !described.some((s) => s.key === key))
     .map((key): FormSection => ({ key, label: key[0]!.toUpperCase() + key.slice(1), type: 'entity-picker', entity: key[0]!.toUpperCase() + key.slice(1), source: '', required: true }));
@@ -59,7 +61,7 @@ export const loadIssueForm = async (services: Services, tenantId: string, dataMo
   const model = await findDataModel(services.db, tenantId, dataModelId);
   if (!model) throw notFound('Data model');
   const builder = builderFor(model.credentialType, model.version);
-  const sections = builder ? sectionsFor(model.credentialType, builder.pickers) : [];
+  const sections = builder ? sectionsFor(model.credentialType, builder) : [];
   const [pickers, dids, templates] = await Promise.all([
     Promise.all(sections.map(async (section): Promise<IssuePicker> => ({ section, rows: await PICKER_LISTS[section.key as PickerKey](services, tenantId, values) }))),
     listDids(services.db, tenantId, {}, PAGE),
