@@ -94,6 +94,18 @@ const go = async (path: string) => {
   await page.goto(`${rig.t.url}${path}`);
 };
 
+/** From a filled issue form: its pages checked (`<name>-pickers`, `-preview`, `-result`), the JSON shown, issued. */
+const previewAndIssue = async (name: string, payloadContains: string) => {
+  await checkPage(`${name}-pickers`);
+  await page.getByRole('button', { name: 'Preview what will be signed' }).click();
+  await page.getByText('Show the JSON that will be signed').click();
+  await expect(page.locator('#payload-json').innerText()).resolves.toContain(payloadContains);
+  await checkPage(`${name}-preview`);
+  await page.getByRole('button', { name: 'Issue the credential' }).click();
+  await expect(page.locator('h1').innerText()).resolves.toBe('Credential issued');
+  await checkPage(`${name}-result`);
+};
+
 describe('the console in a real browser', () => {
   it('sends a visit without a session through sign-in and back to the page', async () => {
     const fresh = await newContext(browser, DESKTOP);
@@ -184,15 +196,8 @@ describe('the console in a real browser', () => {
     await page.getByLabel('Facility', { exact: true }).selectOption({ label: 'Acme Plant 7' });
     await page.getByLabel('Product', { exact: true }).selectOption({ label: 'Cell A1 (model)' });
     await page.getByLabel('Country of production').fill('AU');
-    await checkPage('issue-pickers');
-    await page.getByRole('button', { name: 'Preview what will be signed' }).click();
-    await page.getByText('Show the JSON that will be signed').click();
-    await expect(page.locator('#payload-json').innerText()).resolves.toContain('https://id.gs1.example/01/09520123456788');
-    await checkPage('issue-preview');
-    await page.getByRole('button', { name: 'Issue the credential' }).click();
-    await expect(page.locator('h1').innerText()).resolves.toBe('Credential issued');
+    await previewAndIssue('issue', 'https://id.gs1.example/01/09520123456788');
     await expect(page.locator('.qr svg').count()).resolves.toBe(1);
-    await checkPage('issue-result');
 
     const key = (await page.locator('#decryption-key').innerText()).trim();
     expect(key).toMatch(/^[0-9a-f]{64}$/);
@@ -272,14 +277,7 @@ describe('the console in a real browser', () => {
     await page.getByLabel('Attestation type').selectOption('certification');
     await page.getByLabel('Assessor level').selectOption('3rdParty');
     await page.getByLabel('Assessment level').selectOption('scheme-cab');
-    await checkPage('issue-conformity-pickers');
-    await page.getByRole('button', { name: 'Preview what will be signed' }).click();
-    await page.getByText('Show the JSON that will be signed').click();
-    await expect(page.locator('#payload-json').innerText()).resolves.toContain('https://scheme.example.com/esg/emissions');
-    await checkPage('issue-conformity-preview');
-    await page.getByRole('button', { name: 'Issue the credential' }).click();
-    await expect(page.locator('h1').innerText()).resolves.toBe('Credential issued');
-    await checkPage('issue-conformity-result');
+    await previewAndIssue('issue-conformity', 'https://scheme.example.com/esg/emissions');
   });
 
   it('walks the library: register a received credential, its checks, verify again, tag and annotate', { timeout: 120_000 }, async () => {
