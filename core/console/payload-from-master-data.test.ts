@@ -56,6 +56,6 @@ describe('the UNTP payload built from master data', () => {
     expect(() => payloadFromMasterData({ ...input, product: undefined })).toThrow(new PayloadInputError('product', 'choose a product'));
     expect(() => payloadFromMasterData({ ...input, facility: undefined })).toThrow(/^facility: /);
     expect(() => payloadFromMasterData({ ...input, countryOfProduction: 'Australia' })).toThrow(/^countryOfProduction: must be a two-letter/);
-    expect(() => payloadFromMasterData({ ...input, version: '0.6.1' })).toThrow(/^dataModel: /);
+    expect(() => payloadFromMasterData({ ...input, credentialType: 'ConformityScheme' })).toThrow(/^dataModel: /);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderTemplate } from '../render-templates/template-engine.js';
 import { systemTemplateHtml } from '../render-templates/system-templates.ts';
+import { CORE_DATA_MODELS } from '../data-models/core-data-models.ts';
 import { sampleCredential } from './sample-credential.ts';
 
 describe('sampleCredential', () => {
@@ -12,13 +13,21 @@ describe('sampleCredential', () => {
     expect(renderTemplate(systemTemplateHtml('DigitalProductPassport', '0.7.0'), sample)).toContain('Example Cell A1');
   });
 
-  it('gives any other model the fields every credential has, so a template preview fills them', () => {
-    const sample = sampleCredential({ credentialType: 'DigitalTraceabilityEvent', version: '0.6.1', contextUrl: 'https://example.com/dte/0.6.1/' }, now);
-    expect(sample).toMatchObject({ type: ['VerifiableCredential', 'DigitalTraceabilityEvent'], issuer: { name: 'Example Manufacturing Ltd' }, validFrom: '2026-11-28T10:00:00Z' });
-    const html = renderTemplate(systemTemplateHtml('DigitalTraceabilityEvent', '0.6.1'), sample);
-    // The type's own system template shows the fields every credential has: issuer, validity, id.
+  it.each(CORE_DATA_MODELS.filter((m) => m.credentialType !== 'ConformityScheme').map((m) => [`${m.credentialType} ${m.version}`, m] as const))(
+    '%s: its system template shows the sample with no empty heading',
+    (_, model) => {
+      const html = renderTemplate(systemTemplateHtml(model.credentialType, model.version), sampleCredential(model, now));
+      expect(html).not.toMatch(/<h[1-6][^>]*>\s*<\/h[1-6]>/);
+      expect(html).toContain('Issued by Example Manufacturing Ltd');
+      expect(html).toMatch(/Example (Cell A1|Plant 1|Manufacturing Ltd|emissions certificate)|Manufacturing/);
+    },
+  );
+
+  it('gives a model the console does not build the fields every credential has', () => {
+    const sample = sampleCredential({ credentialType: 'ExampleExtension', version: '1.0.0', contextUrl: 'https://example.com/ext/1.0.0/' }, now);
+    expect(sample).toMatchObject({ type: ['VerifiableCredential', 'ExampleExtension'], issuer: { name: 'Example Manufacturing Ltd' }, validFrom: '2026-11-28T10:00:00Z' });
+    const html = renderTemplate(systemTemplateHtml('ExampleExtension', '1.0.0'), sample);
     expect(html).toContain('Issued by Example Manufacturing Ltd');
-    expect(html).toContain('valid from 2026-11-28T10:00:00Z');
-    expect(html).toContain('urn:uuid:00000000-0000-4000-8000-000000000001');
+    expect(html).not.toMatch(/<h[1-6][^>]*>\s*<\/h[1-6]>/);
   });
 });

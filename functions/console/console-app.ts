@@ -13,21 +13,27 @@ import { registerMasterPages } from './master-data/master-pages.tsx';
 export type PageGroup = (app: Hono<ConsoleEnv>) => unknown;
 
 /**
- * The console's pages: every response carries the console's headers (CSP with a nonce); the assets are
- * public, every page needs a session, every state change the session's CSRF token. `more` adds page groups
- * that only the Node web process serves: issuance (JSON-LD expansion needs Node, as for POST /credentials), batches
- * (the job queue) and the
- * identifier, scheme and registrar pages (RE2 pattern checks, too large for the console's edge bundle).
+ * A console app serving some of the console's pages: every response carries the console's headers (CSP with a
+ * nonce); the assets are public (when `assets`), every page needs a session, every state change the session's
+ * CSRF token. The edge entries each take the page groups their bundle can hold (functions/console/edge.ts,
+ * functions/console-trust/edge.ts); the Node web process takes them all.
  */
-export const createConsoleApp = (more: PageGroup[] = []) => {
+export const createConsoleShell = (groups: PageGroup[], options: { assets: boolean } = { assets: true }) => {
   const app = new Hono<ConsoleEnv>();
   app.use('*', consoleHeaders);
-  registerGetAsset(app);
+  if (options.assets) registerGetAsset(app);
   app.use('*', requireSession, requireCsrfToken);
-  registerDashboard(app);
-  for (const group of more) group(app);
-  registerCredentialPages(app);
-  for (const kind of [ORGANISATIONS, FACILITIES, PRODUCTS]) registerMasterPages(app, kind, { searchable: true });
+  for (const group of groups) group(app);
   app.onError(consoleError);
   return app;
 };
+
+const registerListedMasterPages: PageGroup = (app) => {
+  for (const kind of [ORGANISATIONS, FACILITIES, PRODUCTS]) registerMasterPages(app, kind, { searchable: true });
+};
+
+/**
+ * The console's own edge pages (dashboard, credentials, organisations, facilities, products) and the assets;
+ * `more` adds page groups served elsewhere at the edge or only by the Node web process.
+ */
+export const createConsoleApp = (more: PageGroup[] = []) => createConsoleShell([registerDashboard, ...more, registerCredentialPages, registerListedMasterPages]);

@@ -23,6 +23,8 @@ export const NAVIGATION = [
 
 const isCurrent = (path: string, href: string) => (href === '/console' ? path === href : path === href || path.startsWith(`${href}/`));
 
+const HTMX_CONFIG = JSON.stringify({ includeIndicatorCSS: false, history: false });
+
 /** The hidden field every form carries (refused without it: csrf.ts). */
 export const CsrfField = (props: { token: string }) => <input type="hidden" name={CSRF_FIELD} value={props.token} />;
 
@@ -33,13 +35,12 @@ export const CsrfField = (props: { token: string }) => <input type="hidden" name
 export const renderPage = (c: Context<ConsoleEnv>, title: string, body: Child, status: 200 | 201 | 400 | 403 | 404 | 409 | 422 | 502 = 200) => {
   const path = c.req.path;
   const token = c.get('csrfToken');
-  const htmxConfig = JSON.stringify({ includeIndicatorCSS: false, history: false });
   const html = (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="htmx-config" content={htmxConfig} />
+        <meta name="htmx-config" content={HTMX_CONFIG} />
         <title>{`${title} · Credential console`}</title>
         <link rel="stylesheet" href={ASSET_PATHS.css} />
         <script src={ASSET_PATHS.htmx} nonce={c.get('nonce')} defer></script>

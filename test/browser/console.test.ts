@@ -2,14 +2,17 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueBatchConsumer } from '../../consumers/jobs/issue-batch.ts';
 import { libraryVerifyGeneration } from '../../consumers/jobs/library-verify-generation.ts';
+import { applySchemeDocuments } from '../../core/conformity/scheme-document.ts';
 import { createJobQueue } from '../../core/jobs/job-queue.ts';
+import { organisations } from '../../db/schema/index.ts';
 import { createLogger } from '../../core/logging/logger.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, systemServicesEnv, type IssuanceRig } from '../rig/credential-fixtures.ts';
 import { runJob, startTestWorker, testWorkerDeps } from '../rig/jobs.ts';
-import { signInToConsole, type ConsoleUser } from '../rig/console-user.ts';
+import { apiAs, signInToConsole, type ConsoleUser } from '../rig/console-user.ts';
 import { DPP_070, TEMPLATE_STORAGE_ENV } from '../rig/template-fixtures.ts';
 import { launchBrowser, newContext, XSS_MARKER } from './browser-rig.ts';
 import { FIELD_PAYLOADS } from './xss-corpus.ts';
@@ -17,6 +20,7 @@ import { FIELD_PAYLOADS } from './xss-corpus.ts';
 /** Screenshots of every console page (git-ignored), at desktop width and at 390 px. */
 const SHOTS = join(import.meta.dirname, '..', 'artifacts', 'console');
 const DESKTOP = { width: 1200, height: 900 };
+const DCC_070 = 'ca9ndkrc8lxmtsfzwynui40zy';
 const PHONE = { width: 390, height: 844 };
 
 let rig: IssuanceRig;
@@ -88,6 +92,18 @@ const checkPage = async (name: string, exclude: string[] = []) => {
 
 const go = async (path: string) => {
   await page.goto(`${rig.t.url}${path}`);
+};
+
+/** From a filled issue form: its pages checked (`<name>-pickers`, `-preview`, `-result`), the JSON shown, issued. */
+const previewAndIssue = async (name: string, payloadContains: string) => {
+  await checkPage(`${name}-pickers`);
+  await page.getByRole('button', { name: 'Preview what will be signed' }).click();
+  await page.getByText('Show the JSON that will be signed').click();
+  await expect(page.locator('#payload-json').innerText()).resolves.toContain(payloadContains);
+  await checkPage(`${name}-preview`);
+  await page.getByRole('button', { name: 'Issue the credential' }).click();
+  await expect(page.locator('h1').innerText()).resolves.toBe('Credential issued');
+  await checkPage(`${name}-result`);
 };
 
 describe('the console in a real browser', () => {
@@ -180,15 +196,8 @@ describe('the console in a real browser', () => {
     await page.getByLabel('Facility', { exact: true }).selectOption({ label: 'Acme Plant 7' });
     await page.getByLabel('Product', { exact: true }).selectOption({ label: 'Cell A1 (model)' });
     await page.getByLabel('Country of production').fill('AU');
-    await checkPage('issue-pickers');
-    await page.getByRole('button', { name: 'Preview what will be signed' }).click();
-    await page.getByText('Show the JSON that will be signed').click();
-    await expect(page.locator('#payload-json').innerText()).resolves.toContain('https://id.gs1.example/01/09520123456788');
-    await checkPage('issue-preview');
-    await page.getByRole('button', { name: 'Issue the credential' }).click();
-    await expect(page.locator('h1').innerText()).resolves.toBe('Credential issued');
+    await previewAndIssue('issue', 'https://id.gs1.example/01/09520123456788');
     await expect(page.locator('.qr svg').count()).resolves.toBe(1);
-    await checkPage('issue-result');
 
     const key = (await page.locator('#decryption-key').innerText()).trim();
     expect(key).toMatch(/^[0-9a-f]{64}$/);
@@ -246,6 +255,29 @@ describe('the console in a real browser', () => {
     await go('/console/batches?state=COMPLETED');
     await expect(page.getByRole('cell', { name: 'completed' }).count()).resolves.toBe(1);
     await checkPage('batches');
+  });
+
+  it('walks a conformity credential: the profile picker follows the chosen scheme (htmx), preview, issue', { timeout: 90_000 }, async () => {
+    const [organisation] = await apiAs(alice, rig.t.url, 'POST', '/organisations', [{ name: 'Certified Cells Ltd' }]);
+    await apiAs(alice, rig.t.url, 'POST', '/dids', { type: 'MANAGED', method: 'DID_WEB', alias: `dcc-${crypto.randomUUID().slice(0, 8)}` });
+    const [owner] = await rig.t.db.select({ tenantId: organisations.tenantId }).from(organisations).where(eq(organisations.id, organisation.id));
+    await applySchemeDocuments(rig.t.db, owner!.tenantId, [
+      { id: 'https://scheme.example.com/esg', name: 'Battery ESG Scheme', includedProfile: [{ id: 'https://scheme.example.com/esg/emissions', name: 'Emissions profile' }] },
+    ]);
+    await go('/console/issue');
+    await page.getByLabel('Data model').selectOption(DCC_070);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Organisation', { exact: true }).selectOption({ label: 'Certified Cells Ltd' });
+    await expect(page.locator('#conformityProfile option').allInnerTexts()).resolves.toEqual(['Choose the scheme first']);
+    await page.getByLabel('Conformity scheme', { exact: true }).selectOption({ label: 'Battery ESG Scheme' });
+    // htmx posts the form and swaps in the profiles of the chosen scheme.
+    await page.locator('#conformityProfile option[value="https://scheme.example.com/esg/emissions"]').waitFor({ state: 'attached' });
+    await page.getByLabel('Conformity profile (optional)', { exact: true }).selectOption({ label: 'Emissions profile' });
+    await page.getByLabel('Title of the attestation').fill('Emissions certificate 12');
+    await page.getByLabel('Attestation type').selectOption('certification');
+    await page.getByLabel('Assessor level').selectOption('3rdParty');
+    await page.getByLabel('Assessment level').selectOption('scheme-cab');
+    await previewAndIssue('issue-conformity', 'https://scheme.example.com/esg/emissions');
   });
 
   it('walks the library: register a received credential, its checks, verify again, tag and annotate', { timeout: 120_000 }, async () => {

@@ -14,7 +14,10 @@ import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test
  * The console bundled as an edge function and run in workerd: its assets come from the bundle (no file
  * system there), an unauthenticated visit goes to sign-in, and a session cookie opens a page with its CSP.
  */
-describe('the console as an edge function in workerd', () => {
+/** The console's edge entries: its own pages, the DID pages and the library pages (each within the bundle budget). */
+const GROUPS = ['console', 'console-dids', 'console-library'];
+
+describe('the console as edge functions in workerd', () => {
   let dir: string;
   let mf: Miniflare;
   let database: TestDatabase;
@@ -24,7 +27,7 @@ describe('the console as an edge function in workerd', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'css-edge-console-'));
-    await bundleEdgeEntry('functions/console/edge.ts', join(dir, 'console.js'));
+    for (const group of GROUPS) await bundleEdgeEntry(`functions/${group}/edge.ts`, join(dir, `${group}.js`));
     database = await createTestDatabase();
     const connection = connectDatabase(database.url, { max: 1 });
     const [tenant] = await connection.db.insert(tenants).values({ name: 'Edge tenant' }).returning();
@@ -39,22 +42,28 @@ describe('the console as an edge function in workerd', () => {
     const [organisation] = await connection.db.insert(organisations).values({ tenantId: tenant!.id, name: 'Edge <Org>' }).returning();
     organisationId = organisation!.id;
     await connection.close();
+    const bindings = {
+      RI_DATABASE_URL: database.url,
+      RI_APP_URL: base,
+      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      // Discovery is never reached: the console's session check reads the database only.
+      AUTH_OIDC_ISSUER: 'http://127.0.0.1:9/idp',
+      AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
+      AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
+      LOG_LEVEL: 'error',
+    };
+    // Each console entry behind its wrangler.toml route; the more specific routes win, as on Cloudflare.
     mf = new Miniflare({
-      modules: true,
-      modulesRoot: dir,
-      scriptPath: join(dir, 'console.js'),
-      compatibilityDate: '2026-07-01',
-      compatibilityFlags: ['nodejs_compat'],
-      bindings: {
-        RI_DATABASE_URL: database.url,
-        RI_APP_URL: base,
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        // Discovery is never reached: the console's session check reads the database only.
-        AUTH_OIDC_ISSUER: 'http://127.0.0.1:9/idp',
-        AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
-        AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
-        LOG_LEVEL: 'error',
-      },
+      workers: GROUPS.map((group) => ({
+        name: group,
+        modules: true,
+        modulesRoot: dir,
+        scriptPath: join(dir, `${group}.js`),
+        compatibilityDate: '2026-07-01',
+        compatibilityFlags: ['nodejs_compat'],
+        routes: [group === 'console' ? 'edge.test/console*' : `edge.test/console/${group.replace('console-', '')}*`],
+        bindings,
+      })),
     });
     await mf.ready;
   }, 120_000);
@@ -87,5 +96,15 @@ describe('the console as an edge function in workerd', () => {
     const res = await mf.dispatchFetch(`${base}/console/organisations/${organisationId}`, { headers: { cookie: `css_session=${session}` } });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('value="Edge &lt;Org&gt;"');
+  });
+
+  it('serves the DID pages and the library pages from their own entries (the console entry has neither), behind the more specific routes', async () => {
+    for (const [path, heading] of [['/console/dids', 'DIDs'], ['/console/library', 'Library']] as const) {
+      const res = await mf.dispatchFetch(`${base}${path}`, { headers: { cookie: `css_session=${session}` } });
+      expect(res.status, path).toBe(200);
+      expect(await res.text()).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      const anonymous = await mf.dispatchFetch(`${base}${path}`, { redirect: 'manual' });
+      expect(anonymous.status).toBe(303);
+    }
   });
 });

@@ -14,6 +14,7 @@ import type { ConsoleEnv } from '../console-env.ts';
 import { Actions, FormProblem, SelectField, type FieldErrors } from '../form-controls.tsx';
 import { readForm } from '../form-fields.ts';
 import { CsrfField, renderPage } from '../layout.tsx';
+import { ListTable } from '../list-table.tsx';
 import { buildFromChoices } from '../issue/issue-choices.ts';
 import { registerBatchList } from './batch-list.tsx';
 import { BATCH_COLUMNS, batchTemplateCsv, readBatchRows } from './batch-rows.ts';
@@ -70,27 +71,15 @@ export const BatchProgress = (props: { view: BatchProjection; token: string }) =
           </ul>
         </section>
       ) : null}
-      <div class="table-wrap">
-        <table>
-          <caption class="hint">{`Items (the first ${Math.min(ITEMS_SHOWN, view.items.length)})`}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Reference</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {view.items.slice(0, ITEMS_SHOWN).map((item) => (
-              <tr>
-                <td>{item.index}</td>
-                <td>{item.reference ?? ''}</td>
-                <td>{item.credentialId ? <a href={`/console/credentials/${item.credentialId}`}>{item.state}</a> : item.error ? `${item.state}: ${item.error.message}` : item.state}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        caption={`Items (the first ${Math.min(ITEMS_SHOWN, view.items.length)})`}
+        columns={[
+          { label: 'Item', cell: (item) => item.index },
+          { label: 'Reference', cell: (item) => item.reference ?? '' },
+          { label: 'Outcome', cell: (item) => (item.credentialId ? <a href={`/console/credentials/${item.credentialId}`}>{item.state}</a> : item.error ? `${item.state}: ${item.error.message}` : item.state) },
+        ]}
+        rows={view.items.slice(0, ITEMS_SHOWN)}
+      />
     </div>
   );
 };
@@ -106,7 +95,8 @@ const readView = (c: Context<ConsoleEnv>, id: string) =>
 const renderUpload = async (c: Context<ConsoleEnv>, errors?: FieldErrors, status: 200 | 400 = 200) => {
   const { db } = c.get('services');
   const [models, dids] = await Promise.all([listDataModels(db, tenantOf(c), {}, { limit: 200, offset: 0 }), listDids(db, tenantOf(c), {}, { limit: 100, offset: 0 })]);
-  const buildable = models.rows.filter((m) => canBuildPayload(m.credentialType, m.version));
+  // The batch columns are the product passport's (batch-rows.ts): its versions only.
+  const buildable = models.rows.filter((m) => m.credentialType === 'DigitalProductPassport' && canBuildPayload(m.credentialType, m.version));
   return renderPage(
     c,
     'Issue a batch',

@@ -9,7 +9,7 @@ import { toCredentialListItem, toCredentialResponse } from '../../credentials/sc
 import type { ConsoleEnv } from '../console-env.ts';
 import { readForm } from '../form-fields.ts';
 import { CsrfField, renderPage } from '../layout.tsx';
-import { PAGE_SIZE } from '../master-data/master-pages.tsx';
+import { ListTable, pageCount, pageOf, Pager } from '../list-table.tsx';
 import { CredentialFacts, statusWords, type CredentialView } from './credential-view.tsx';
 
 const tenantOf = (c: Context<ConsoleEnv>) => c.get('principal').tenantId;
@@ -66,11 +66,11 @@ export const registerCredentialPages = (app: Hono<ConsoleEnv>) => {
   app.get('/credentials', async (c) => {
     const credentialType = c.req.query('credentialType') || undefined;
     const published = c.req.query('isPublished');
-    const page = Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1);
+    const { page, window } = pageOf(c);
     const filter = { credentialType, isPublished: published === 'true' ? true : published === 'false' ? false : undefined };
-    const { rows, total } = await listCredentials(c.get('services').db, tenantOf(c), filter, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+    const { rows, total } = await listCredentials(c.get('services').db, tenantOf(c), filter, window);
     const items = rows.map((r) => ({ ...toCredentialListItem(r), verifyUrl: '', decryptionKey: null }));
-    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    const pages = pageCount(total);
     const query = (p: number) => new URLSearchParams({ ...(credentialType ? { credentialType } : {}), ...(published ? { isPublished: published } : {}), page: String(p) });
     return renderPage(
       c,
@@ -93,35 +93,17 @@ export const registerCredentialPages = (app: Hono<ConsoleEnv>) => {
           <button type="submit" class="secondary">Filter</button>
         </form>
         <p id="list-count">{`${total} ${total === 1 ? 'credential' : 'credentials'}`}</p>
-        <div class="table-wrap">
-          <table>
-            <caption class="hint">{`Credentials, newest first (page ${page} of ${pages})`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-                <th scope="col">Issued</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr>
-                  <td>
-                    <a href={`/console/credentials/${item.id}`}>{item.name ?? item.id}</a>
-                  </td>
-                  <td>{`${item.credentialType} ${item.version}`}</td>
-                  <td>{statusWords(item as CredentialView)}</td>
-                  <td>{item.createdAt.slice(0, 16).replace('T', ' ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <nav class="pager" aria-label="Pages">
-          {page > 1 ? <a href={`/console/credentials?${query(page - 1)}`} rel="prev">Previous page</a> : null}
-          {page < pages ? <a href={`/console/credentials?${query(page + 1)}`} rel="next">Next page</a> : null}
-        </nav>
+        <ListTable
+          caption={`Credentials, newest first (page ${page} of ${pages})`}
+          columns={[
+            { label: 'Name', cell: (item) => <a href={`/console/credentials/${item.id}`}>{item.name ?? item.id}</a> },
+            { label: 'Type', cell: (item) => `${item.credentialType} ${item.version}` },
+            { label: 'Status', cell: (item) => statusWords(item as CredentialView) },
+            { label: 'Issued', cell: (item) => item.createdAt.slice(0, 16).replace('T', ' ') },
+          ]}
+          rows={items}
+        />
+        <Pager page={page} pages={pages} link={(p) => `/console/credentials?${query(p)}`} />
       </>,
     );
   });

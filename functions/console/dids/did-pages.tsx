@@ -10,6 +10,7 @@ import type { ConsoleEnv } from '../console-env.ts';
 import { Actions, FormProblem, SelectField, TextField, type FieldErrors } from '../form-controls.tsx';
 import { fieldOfMessage, optional, readForm } from '../form-fields.ts';
 import { CsrfField, renderPage } from '../layout.tsx';
+import { ListTable } from '../list-table.tsx';
 
 const tenantOf = (c: Context<ConsoleEnv>) => c.get('principal').tenantId;
 const depsOf = (c: Context<ConsoleEnv>) => ({ ...domainDeps(c.get('services')), correlationId: c.get('correlationId') });
@@ -32,30 +33,23 @@ const renderList = async (
     c,
     'DIDs',
     <>
-      <div class="table-wrap">
-        <table>
-          <caption class="hint">Your DIDs and the system default, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">DID</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr>
-                <td>
-                  <a href={`/console/dids/${row.id}`}>{row.name ?? row.did}</a>
-                  {row.isDefault ? ' (your default)' : ''}
-                </td>
-                <td>{row.type}</td>
-                <td>{row.status}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        caption="Your DIDs and the system default, newest first"
+        columns={[
+          {
+            label: 'DID',
+            cell: (row) => (
+              <>
+                <a href={`/console/dids/${row.id}`}>{row.name ?? row.did}</a>
+                {row.isDefault ? ' (your default)' : ''}
+              </>
+            ),
+          },
+          { label: 'Type', cell: (row) => row.type },
+          { label: 'Status', cell: (row) => row.status },
+        ]}
+        rows={rows}
+      />
       <h2>New DID</h2>
       <form method="post" action="/console/dids/new">
         <CsrfField token={c.get('csrfToken')} />

@@ -15,11 +15,11 @@ import { CredentialFacts } from '../credentials/credential-view.tsx';
 import { fieldOfMessage, optional, readForm } from '../form-fields.ts';
 import { Actions } from '../form-controls.tsx';
 import { CsrfField, renderPage } from '../layout.tsx';
-import { buildFromChoices } from './issue-choices.ts';
+import { buildFromChoices, choiceFieldsFor } from './issue-choices.ts';
 import { renderIssueForm, renderModelChoice } from './issue-form.tsx';
 
-/** The choices a preview carries on to the issue step (the payload is rebuilt from them, never posted). */
-const CHOICE_FIELDS = ['dataModelId', 'organisation', 'facility', 'product', 'countryOfProduction', 'issuerDid', 'renderTemplateId', 'encrypt'] as const;
+/** The choices a preview carries on to the issue step, by the posted model (the payload is rebuilt from them, never posted). */
+const choiceFields = (built: { model: { credentialType: string; version: string } }) => choiceFieldsFor(built.model.credentialType, built.model.version);
 
 /** The chosen template applied to the payload, for the preview frame (sandboxed, no scripts). */
 const renderedWith = async (c: Context<ConsoleEnv>, template: { storageUrl: string; digestMultibase: string } | undefined, payload: unknown) => {
@@ -39,7 +39,7 @@ const RenderedFrame = (props: { html: string | undefined }) =>
 /** A refusal of the form's own choices goes back to the form, beside the field it names. */
 const backToForm = (c: Context<ConsoleEnv>, fields: Record<string, string>, error: PayloadInputError | ApiError) => {
   const named = fieldOfMessage(error.message);
-  const errors = named && CHOICE_FIELDS.includes(named.field as (typeof CHOICE_FIELDS)[number]) ? { [named.field]: named.problem } : { _form: error.message };
+  const errors = named && named.field in fields ? { [named.field]: named.problem } : named && error instanceof PayloadInputError ? { [named.field]: named.problem, _form: error.message } : { _form: error.message };
   return renderIssueForm(c, fields.dataModelId ?? '', fields, errors, 400);
 };
 
@@ -52,6 +52,12 @@ export const registerIssuePages = (app: Hono<ConsoleEnv>) => {
     return dataModelId ? renderIssueForm(c, dataModelId, values) : renderModelChoice(c);
   });
 
+  // The form again with the posted choices: a dependent picker (a scheme's profiles) follows the choice it depends on.
+  app.post('/issue/choices', async (c) => {
+    const fields = await readForm(c);
+    return renderIssueForm(c, fields.dataModelId ?? '', fields);
+  });
+
   app.post('/issue/preview', async (c) => {
     const fields = await readForm(c);
     let built;
@@ -62,7 +68,8 @@ export const registerIssuePages = (app: Hono<ConsoleEnv>) => {
       throw error;
     }
     const rendered = await renderedWith(c, built.template, built.payload);
-    const back = new URLSearchParams(CHOICE_FIELDS.flatMap((k) => (fields[k] ? [[k, fields[k]]] : [])));
+    const keys = choiceFields(built);
+    const back = new URLSearchParams(keys.flatMap((k) => (fields[k] ? [[k, fields[k]]] : [])));
     return renderPage(
       c,
       'Check what will be signed',
@@ -78,7 +85,7 @@ export const registerIssuePages = (app: Hono<ConsoleEnv>) => {
         </details>
         <form method="post" action="/console/issue">
           <CsrfField token={c.get('csrfToken')} />
-          {CHOICE_FIELDS.map((k) => (fields[k] !== undefined ? <input type="hidden" name={k} value={fields[k]} /> : null))}
+          {keys.map((k) => (fields[k] !== undefined ? <input type="hidden" name={k} value={fields[k]} /> : null))}
           <input type="hidden" name="idempotencyKey" value={crypto.randomUUID()} />
           <Actions>
             <button type="submit">Issue the credential</button>
@@ -109,7 +116,7 @@ export const registerIssuePages = (app: Hono<ConsoleEnv>) => {
     const request = parseIssuanceRequest(body, services.settings.issuance);
     const key = optional(fields, 'idempotencyKey');
     // The same preview submitted twice (a double click, a resend) issues once: its key names the choices.
-    const idempotency = key === undefined ? undefined : { key: readIdempotencyKey(key)!, body: Object.fromEntries(CHOICE_FIELDS.map((k) => [k, fields[k] ?? null])), staleAfterMinutes: services.settings.idempotencyStaleClaimMinutes };
+    const idempotency = key === undefined ? undefined : { key: readIdempotencyKey(key)!, body: Object.fromEntries(choiceFields(built).map((k) => [k, fields[k] ?? null])), staleAfterMinutes: services.settings.idempotencyStaleClaimMinutes };
     const answer = await issueOnce(issuanceDeps(services, c.get('correlationId')), tenantId, request, idempotency);
     return renderIssued(c, answer.credentialId, answer.warnings ?? [], await renderedWith(c, built.template, built.payload));
   });

@@ -14,6 +14,7 @@ import type { ConsoleEnv } from '../console-env.ts';
 import { Actions, FormProblem, SelectField, TextArea, TextField, type FieldErrors } from '../form-controls.tsx';
 import { optional, readForm } from '../form-fields.ts';
 import { CsrfField, renderPage } from '../layout.tsx';
+import { ListTable } from '../list-table.tsx';
 
 type Status = 200 | 400 | 403 | 404 | 409 | 422 | 502;
 const tenantOf = (c: Context<ConsoleEnv>) => c.get('principal').tenantId;
@@ -72,31 +73,16 @@ const renderList = async (c: Context<ConsoleEnv>, values: Record<string, string>
           <button type="submit" class="secondary">Filter</button>
         </Actions>
       </form>
-      <div class="table-wrap">
-        <table>
-          <caption class="hint">{`${total} record${total === 1 ? '' : 's'}, newest first${total > rows.length ? ` (the first ${rows.length} shown)` : ''}`}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Credential</th>
-              <th scope="col">Origin</th>
-              <th scope="col">Verification</th>
-              <th scope="col">Tags</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr>
-                <td>
-                  <a href={`/console/library/${row.id}`}>{row.annotations?.displayName ?? row.credential.name ?? row.id}</a>
-                </td>
-                <td>{row.origin}</td>
-                <td>{row.verification.summary.replace('_', ' ')}</td>
-                <td>{row.tags.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        caption={`${total} record${total === 1 ? '' : 's'}, newest first${total > rows.length ? ` (the first ${rows.length} shown)` : ''}`}
+        columns={[
+          { label: 'Credential', cell: (row) => <a href={`/console/library/${row.id}`}>{row.annotations?.displayName ?? row.credential.name ?? row.id}</a> },
+          { label: 'Origin', cell: (row) => row.origin },
+          { label: 'Verification', cell: (row) => row.verification.summary.replace('_', ' ') },
+          { label: 'Tags', cell: (row) => row.tags.join(', ') },
+        ]}
+        rows={rows}
+      />
       <h2>Register a received credential</h2>
       <form method="post" action="/console/library/new">
         <CsrfField token={c.get('csrfToken')} />

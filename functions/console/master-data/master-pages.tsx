@@ -4,9 +4,9 @@ import type { ConsoleEnv } from '../console-env.ts';
 import { fieldOfMessage, readForm } from '../form-fields.ts';
 import { Actions, FormProblem, SelectField, TextArea, TextField, type Choice, type FieldErrors } from '../form-controls.tsx';
 import { CsrfField, renderPage } from '../layout.tsx';
+import { ListTable, pageCount, pageOf, Pager } from '../list-table.tsx';
 import type { FieldSpec, MasterKind } from './master-kinds.ts';
 
-export const PAGE_SIZE = 20;
 
 const tenantOf = (c: Context<ConsoleEnv>) => c.get('principal').tenantId;
 
@@ -116,9 +116,9 @@ export const registerMasterPages = (app: Hono<ConsoleEnv>, kind: MasterKind, opt
 
   app.get(base, async (c) => {
     const search = c.req.query('q')?.trim() || undefined;
-    const page = Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1);
-    const { rows, total } = await kind.list(c.get('services').db, tenantOf(c), search, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
-    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    const { page, window } = pageOf(c);
+    const { rows, total } = await kind.list(c.get('services').db, tenantOf(c), search, window);
+    const pages = pageCount(total);
     const link = (p: number) => `/console/${kind.path}?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(p) })}`;
     return renderPage(
       c,
@@ -138,31 +138,12 @@ export const registerMasterPages = (app: Hono<ConsoleEnv>, kind: MasterKind, opt
           </form>
         ) : null}
         <p id="list-count">{`${total} ${total === 1 ? kind.singular : kind.plural.toLowerCase()}${search ? ` matching “${search}”` : ''}`}</p>
-        <div class="table-wrap">
-          <table>
-            <caption class="hint">{`${kind.plural}, newest first (page ${page} of ${pages})`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{kind.titleLabel}</th>
-                {kind.columns.map((col) => <th scope="col">{col.label}</th>)}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr>
-                  <td>
-                    <a href={`/console/${kind.path}/${row.id}`}>{kind.title(row)}</a>
-                  </td>
-                  {kind.columns.map((col) => <td>{col.value(row)}</td>)}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <nav class="pager" aria-label="Pages">
-          {page > 1 ? <a href={link(page - 1)} rel="prev">Previous page</a> : null}
-          {page < pages ? <a href={link(page + 1)} rel="next">Next page</a> : null}
-        </nav>
+        <ListTable
+          caption={`${kind.plural}, newest first (page ${page} of ${pages})`}
+          columns={[{ label: kind.titleLabel, cell: (row) => <a href={`/console/${kind.path}/${row.id}`}>{kind.title(row)}</a> }, ...kind.columns.map((col) => ({ label: col.label, cell: col.value }))]}
+          rows={rows}
+        />
+        <Pager page={page} pages={pages} link={link} />
       </>,
     );
   });

@@ -15,6 +15,7 @@ import type { ConsoleEnv } from '../console-env.ts';
 import { Actions, FormProblem, SelectField, TextArea, TextField, type FieldErrors } from '../form-controls.tsx';
 import { fieldOfMessage, readForm } from '../form-fields.ts';
 import { CsrfField, renderPage } from '../layout.tsx';
+import { ListTable } from '../list-table.tsx';
 
 type Status = 200 | 400 | 403 | 404 | 409 | 422 | 502;
 const tenantOf = (c: Context<ConsoleEnv>) => c.get('principal').tenantId;
@@ -85,32 +86,24 @@ const renderList = async (c: Context<ConsoleEnv>, values: Record<string, string>
     c,
     'Render templates',
     <>
-      <div class="table-wrap">
-        <table>
-          <caption class="hint">Your templates and the system's, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Template</th>
-              <th scope="col">Data model</th>
-              <th scope="col">Render method</th>
-              <th scope="col">Default</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr>
-                <td>
-                  <a href={`/console/templates/${row.id}`}>{row.name}</a>
-                  {isSystemOwned(row) ? ' (system)' : ''}
-                </td>
-                <td>{modelName.get(row.dataModelId) ?? row.dataModelId}</td>
-                <td>{describeType(row)}</td>
-                <td>{row.isDefault ? 'yes' : 'no'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        caption="Your templates and the system's, newest first"
+        columns={[
+          {
+            label: 'Template',
+            cell: (row) => (
+              <>
+                <a href={`/console/templates/${row.id}`}>{row.name}</a>
+                {isSystemOwned(row) ? ' (system)' : ''}
+              </>
+            ),
+          },
+          { label: 'Data model', cell: (row) => modelName.get(row.dataModelId) ?? row.dataModelId },
+          { label: 'Render method', cell: (row) => describeType(row) },
+          { label: 'Default', cell: (row) => (row.isDefault ? 'yes' : 'no') },
+        ]}
+        rows={rows}
+      />
       <h2>Upload a template</h2>
       <form method="post" action="/console/templates/new">
         <CsrfField token={c.get('csrfToken')} />
