@@ -64,7 +64,7 @@ describe('npm start with OTEL_EXPORTER_OTLP_ENDPOINT: one SDK, a service.name pe
     if (dir) await rm(dir, { recursive: true, force: true });
   }, 60_000);
 
-  it('exports the web, worker, VC and storage spans of one issuance and one batch item, each under its service.name, from one SDK', async () => {
+  it('exports the web, worker, VC and storage spans of one issuance and one batch item, each under its service.name, from one SDK; stops with a line per service', async () => {
     const api = `http://localhost:${ports.web}/api/v1`;
     const tokenResponse = await fetch(`http://127.0.0.1:${ports.idp}/token`, {
       method: 'POST',
@@ -103,6 +103,13 @@ describe('npm start with OTEL_EXPORTER_OTLP_ENDPOINT: one SDK, a service.name pe
     const lines = jsonLines(program.output().stdout);
     expect(lines.filter((line) => line.message === 'OpenTelemetry SDK started')).toHaveLength(1);
     expect(lines.filter((line) => String(line.message).startsWith('OpenTelemetry:'))).toEqual([]);
+    // The clean stop: one line per service of the process, each under its name.
+    expect(lines.filter((line) => String(line.message).endsWith(' stopped')).map((line) => `${line['service.name']}: ${line.message}`).sort()).toEqual([
+      `${STORAGE}: Storage service stopped`,
+      `${VC}: VC service stopped`,
+      `${WORKER}: Worker stopped`,
+      `${WEB}: Web API stopped`,
+    ].sort());
 
     const byId = new Map(spans.map((span) => [span.spanId, span]));
     const parentOf = (span: ReceivedSpan) => (span.parentSpanId ? byId.get(span.parentSpanId) : undefined);
