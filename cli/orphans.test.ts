@@ -166,8 +166,15 @@ describe('css-operator list-orphans and remove-orphans after a worker killed mid
     const young = await spawnCli(['list-orphans', '--older-than=600'], env);
     expect(young.code, young.stderr).toBe(0);
     expect(lines(young.stdout, 'orphan: ')).toEqual([]);
+    // A removal that finds nothing still writes its audit line (who, why, which window).
+    const none = await spawnCli(['remove-orphans', '--older-than=600', '--reason=TICKET-YOUNG'], env);
+    expect(none.code, none.stderr).toBe(0);
+    expect(lines(none.stdout, 'removed: ')).toEqual([]);
+    expect(logLines(none.stderr)).toContainEqual(
+      expect.objectContaining({ level: 'warn', audit: true, message: 'Operator remove-orphans', reason: 'TICKET-YOUNG', olderThanMinutes: 600, operator: expect.any(String) }),
+    );
     for (const bad of ['--older-than=-1', '--older-than=abc']) {
       expect((await spawnCli(['remove-orphans', bad], env)).code, bad).toBe(2);
     }
-  });
+  }, 120_000);
 });

@@ -40,6 +40,10 @@ describe('css-operator rotate-did-key', () => {
     expect(logLines(result.stderr)).toContainEqual(
       expect.objectContaining({ level: 'warn', audit: true, command: 'rotate-did-key', outcome: 'rotated', reason: 'OPS-7 yearly rotation', keyId }),
     );
+    // The change itself, at info with the ids an operator needs.
+    expect(logLines(result.stderr)).toContainEqual(
+      expect.objectContaining({ level: 'info', message: 'DID key rotated', tenantId, didId: before.id, did: before.did, keyId, previousKeyId: before.keyId }),
+    );
 
     expect((await t.call('GET', `/api/v1/dids/${before.id}`, { token })).body.keyId).toBe(keyId);
     const document = (await t.call('GET', `/api/v1/dids/${before.id}/document`, { token })).body;

@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+import { context, createContextKey, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context } from '@opentelemetry/api';
 
 /**
  * Spans and W3C trace context through the OpenTelemetry API only (Web-standard: it runs on edge runtimes).
@@ -55,6 +55,15 @@ export const inRequestSpan = <T extends { status: number }>(
       }
     }),
   );
+
+/** Which of the process's services the code running in a context belongs to (`npm start` runs them all in one process). */
+const SERVICE = createContextKey('credential-support-service.service-name');
+
+/** `fn` as the work of the service `serviceName`: its spans carry that `service.name` (core/service-kit/process-tracing.ts). */
+export const inService = <T>(serviceName: string, fn: () => T): T => context.with(context.active().setValue(SERVICE, serviceName), fn);
+
+/** The service a context's work belongs to (set by `inService`), undefined when none was set. */
+export const serviceOf = (ctx: Context): string | undefined => ctx.getValue(SERVICE) as string | undefined;
 
 let started = false;
 

@@ -1,65 +1,17 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callJson, startBenchStack, type BenchStack } from '../bench/lib.ts';
 import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, STORAGE_BUCKETS, VC_API_KEY, type ServiceProcess } from '../bench/service-processes.ts';
 import { issueBody, samplePayload, SAMPLES } from '../rig/credential-fixtures.ts';
+import { freePort } from '../rig/postgres-server.ts';
+import { runProgram } from '../rig/program.ts';
 import { startWorkerProcess } from '../rig/worker-process.ts';
+import { startReceiver, type Receiver, type ReceivedSpan } from './otlp-receiver.ts';
 
 /**
  * OpenTelemetry traces across the four processes (web, worker, VC and storage services), exported to an
  * OTLP receiver run here: one issuance, and one batch item, each one trace with a span per step and the
  * services' server spans children of the calls that reached them.
  */
-interface ReceivedSpan {
-  service: string;
-  name: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-}
-
-interface Receiver {
-  url: string;
-  spans: ReceivedSpan[];
-  contentTypes: string[];
-  close(): Promise<void>;
-}
-
-const bodyOf = (request: IncomingMessage) =>
-  new Promise<Buffer>((resolve) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-
-/** OTLP/HTTP trace receiver: keeps the spans of JSON exports, and every export's content type. */
-const startReceiver = async (): Promise<Receiver> => {
-  const spans: ReceivedSpan[] = [];
-  const contentTypes: string[] = [];
-  const server: Server = createServer(async (request, response) => {
-    const body = await bodyOf(request);
-    contentTypes.push(String(request.headers['content-type']));
-    if (request.url === '/v1/traces' && String(request.headers['content-type']).startsWith('application/json')) {
-      const parsed = JSON.parse(body.toString('utf8'));
-      for (const resource of parsed.resourceSpans ?? []) {
-        const service = resource.resource?.attributes?.find((a: { key: string }) => a.key === 'service.name')?.value?.stringValue;
-        for (const scope of resource.scopeSpans ?? []) {
-          for (const span of scope.spans ?? []) spans.push({ service, name: span.name, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId || undefined });
-        }
-      }
-    }
-    response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans,
-    contentTypes,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-};
-
 describe('traces across the web process, the worker, the VC and the storage services', () => {
   let receiver: Receiver;
   let stack: BenchStack;
@@ -163,12 +115,24 @@ describe('traces across the web process, the worker, the VC and the storage serv
     expect(inBatch.filter((s) => s.service === 'credential-support-storage-service' && parentOf(s) === itemStore)).toHaveLength(1);
   }, 240_000);
 
-  it('exports http/protobuf when asked, and refuses an unknown protocol at boot', async () => {
+  it('exports http/protobuf when asked, and refuses an unknown protocol or sampler at boot', async () => {
     const before = receiver.contentTypes.length;
     const vc = await startVcProcess(stack.databaseUrl, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' });
     await fetch(`${vc.url}/health-check`);
     await vc.stop();
     expect(receiver.contentTypes.slice(before)).toContain('application/x-protobuf');
     await expect(startVcProcess(stack.databaseUrl, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).rejects.toThrow(/did not start/);
+    const refused = runProgram('vc-service/server.ts', {
+      API_KEY: VC_API_KEY,
+      KEY_ENCRYPTION_KEY: '5f'.repeat(32),
+      DATABASE_URL: stack.databaseUrl,
+      PORT: String(await freePort()),
+      PUBLIC_URL: 'http://127.0.0.1:9',
+      WORKERS: '1',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_TRACES_SAMPLER: 'sometimes',
+    });
+    expect(await refused.exited).toBe(1);
+    expect(refused.output().stderr).toContain('OTEL_TRACES_SAMPLER must be one of parentbased_always_on');
   }, 120_000);
 });

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '../../test/rig/databases.ts';
 import { keyEncryptionKeyId } from '../key-vault.ts';
-import { API_KEY, decodePart, jwsOf, KEY_ENCRYPTION_KEY, sampleCredential, startVcService, type VcService } from './vc-harness.ts';
+import { rotateProgram, runRotate } from './rotate-program.ts';
+import { decodePart, jwsOf, KEY_ENCRYPTION_KEY, sampleCredential, startVcService, type VcService } from './vc-harness.ts';
 
 /**
  * Rotating the VC service's KEY_ENCRYPTION_KEY (vc-service/rotate-key-encryption-key.ts) and a managed
@@ -12,22 +12,6 @@ import { API_KEY, decodePart, jwsOf, KEY_ENCRYPTION_KEY, sampleCredential, start
 const OLD_KEK = KEY_ENCRYPTION_KEY;
 const NEW_KEK = '6a'.repeat(32);
 const DIDS = 60;
-
-const rotateProgram = (args: string[], env: Record<string, string>) =>
-  spawn(process.execPath, ['--import', 'tsx', 'vc-service/rotate-key-encryption-key.ts', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', API_KEY, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-
-const runRotate = (args: string[], env: Record<string, string>) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = rotateProgram(args, env);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 
 const issue = (vc: VcService, did: string) => vc.call('POST', '/v2/credentials/issue', { json: { credential: sampleCredential(did) } });
 const verify = (vc: VcService, credential: unknown) => vc.agent('routeVerificationCredential', { credential, fetchRemoteContexts: true });
