@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { createId } from '../../db/ids.ts';
 import { credentials, credentialStatusEntries, libraryRecords } from '../../db/schema/index.ts';
@@ -41,28 +41,69 @@ export interface NewIssuedCredential {
   statusEntries: StatusEntry[];
 }
 
+/** `values` of an insert with a placeholder of the same name for each column given. */
+const placeholders = <K extends string>(...names: K[]) => Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as unknown as Record<K, Placeholder>;
+
+const RECORD_COLUMNS = [
+  'id', 'tenantId', 'origin', 'credentialType', 'coreCredentialType', 'coreVersion', 'name', 'issuerName', 'issuerDid', 'subjectName',
+  'subjectId', 'validFrom', 'validUntil', 'detailsStatus', 'detailsError', 'productId', 'facilityId', 'organisationId', 'tags',
+] as const;
+const ISSUANCE_COLUMNS = [
+  'id', 'tenantId', 'credentialType', 'version', 'dataModelId', 'issuerDid', 'vcServiceInstanceId', 'storageServiceInstanceId', 'storageUri',
+  'storageExternalId', 'digestMultibase', 'encrypted', 'wrappedDecryptionKey', 'humanLinkIncludesKey', 'statusCapture', 'statusCapturedAt',
+] as const;
+const ENTRY_COLUMNS = [
+  'id', 'credentialId', 'tenantId', 'statusPurpose', 'type', 'statusListCredential', 'statusListIndex', 'statusListIssuer', 'descriptor', 'value', 'observedAt',
+] as const;
+
+let builtInserts: { record: Query; issuance: Query; entry: Query } | undefined;
+
+/**
+ * The three inserts of an issuance, built once per process (every column a placeholder, so no value
+ * and no id is fixed when they are built; the columns left out take their database defaults) and run
+ * on the transaction's session: drizzle does not rebuild their SQL on every issuance.
+ */
+const issuanceInserts = (tx: Queryable) => {
+  builtInserts ??= {
+    record: tx.insert(libraryRecords).values(placeholders(...RECORD_COLUMNS)).toSQL(),
+    issuance: tx.insert(credentials).values(placeholders(...ISSUANCE_COLUMNS)).toSQL(),
+    entry: tx.insert(credentialStatusEntries).values(placeholders(...ENTRY_COLUMNS)).toSQL(),
+  };
+  const run = (query: Query) => (values: Record<string, unknown>) => tx._.session.prepareQuery(query, undefined, undefined, false).execute(values);
+  return { record: run(builtInserts.record), issuance: run(builtInserts.issuance), entry: run(builtInserts.entry) };
+};
+
 /**
  * Writes the record, its issuance detail and its status entries (call inside the issuance transaction).
- * The record's id is made here, so the three inserts go to PostgreSQL together (one pipeline on the
+ * The record's id is made here, so the inserts go to PostgreSQL together (one pipeline on the
  * transaction's connection, applied in order): a failure of any rolls the transaction back as before.
  */
 export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCredential): Promise<string> => {
   const now = new Date();
   const id = createId();
-  const record = tx.insert(libraryRecords).values({
+  const inserts = issuanceInserts(tx);
+  const record = inserts.record({
     id,
     tenantId: input.tenantId,
     origin: 'NATIVE',
     credentialType: input.credentialType,
     coreCredentialType: input.coreCredentialType,
     coreVersion: input.coreVersion,
-    ...input.details,
+    name: input.details.name,
+    issuerName: input.details.issuerName,
+    issuerDid: input.details.issuerDid,
+    subjectName: input.details.subjectName,
+    subjectId: input.details.subjectId,
+    validFrom: input.details.validFrom,
+    validUntil: input.details.validUntil,
     detailsStatus: input.detailsError ? 'EXTRACTION_FAILED' : 'EXTRACTED',
     detailsError: input.detailsError,
-    ...input.entities,
+    productId: input.entities.productId,
+    facilityId: input.entities.facilityId,
+    organisationId: input.entities.organisationId,
     tags: input.tags,
-  });
-  const issuance = tx.insert(credentials).values({
+  } satisfies Record<(typeof RECORD_COLUMNS)[number], unknown>);
+  const issuance = inserts.issuance({
     id,
     tenantId: input.tenantId,
     credentialType: input.credentialType,
@@ -79,24 +120,23 @@ export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCred
     humanLinkIncludesKey: input.humanLinkIncludesKey ?? false,
     statusCapture: input.statusEntries.length ? 'CAPTURED' : 'NONE',
     statusCapturedAt: input.statusEntries.length ? now : null,
-  });
-  const entries = input.statusEntries.length
-    ? tx.insert(credentialStatusEntries).values(
-        input.statusEntries.map((entry) => ({
-          credentialId: id,
-          tenantId: input.tenantId,
-          statusPurpose: entry.statusPurpose,
-          type: entry.type,
-          statusListCredential: entry.statusListCredential,
-          statusListIndex: String(entry.statusListIndex),
-          statusListIssuer: input.issuerDid,
-          descriptor: entry,
-          value: false,
-          observedAt: now,
-        })),
-      )
-    : undefined;
-  await Promise.all([record, issuance, entries]);
+  } satisfies Record<(typeof ISSUANCE_COLUMNS)[number], unknown>);
+  const entries = input.statusEntries.map((entry) =>
+    inserts.entry({
+      id: createId(),
+      credentialId: id,
+      tenantId: input.tenantId,
+      statusPurpose: entry.statusPurpose,
+      type: entry.type,
+      statusListCredential: entry.statusListCredential,
+      statusListIndex: String(entry.statusListIndex),
+      statusListIssuer: input.issuerDid,
+      descriptor: entry,
+      value: false,
+      observedAt: now,
+    } satisfies Record<(typeof ENTRY_COLUMNS)[number], unknown>),
+  );
+  await Promise.all([record, issuance, ...entries]);
   return id;
 };
 
