@@ -41,8 +41,9 @@ export interface NewIssuedCredential {
   statusEntries: StatusEntry[];
 }
 
-/** `values` of an insert with a placeholder of the same name for each column given. */
-const placeholders = <K extends string>(...names: K[]) => Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as unknown as Record<K, Placeholder>;
+/** `values` of an insert: each column given is the placeholder `<prefix><column>`. */
+const placeholders = <K extends string>(prefix: string, names: readonly K[]) =>
+  Object.fromEntries(names.map((name) => [name, sql.placeholder(`${prefix}${name}`)])) as unknown as Record<K, Placeholder>;
 
 const RECORD_COLUMNS = [
   'id', 'tenantId', 'origin', 'credentialType', 'coreCredentialType', 'coreVersion', 'name', 'issuerName', 'issuerDid', 'subjectName',
@@ -55,34 +56,52 @@ const ISSUANCE_COLUMNS = [
 const ENTRY_COLUMNS = [
   'id', 'credentialId', 'tenantId', 'statusPurpose', 'type', 'statusListCredential', 'statusListIndex', 'statusListIssuer', 'descriptor', 'value', 'observedAt',
 ] as const;
+type Values<C extends readonly string[]> = Record<C[number], unknown>;
 
-let builtInserts: { record: Query; issuance: Query; entry: Query } | undefined;
+/** Prefixed values for the placeholders of `placeholders(prefix, …)`. */
+const prefixed = (prefix: string, values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [`${prefix}${k}`, v]));
+
+/** `$n` parameters of a built statement moved up by `offset`, so statements can be joined into one. */
+const shifted = (query: Query, offset: number) => query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+
+/** The issuance's inserts as one statement, by number of status entries, built once per process. */
+const builtInserts = new Map<number, Query>();
 
 /**
- * The three inserts of an issuance, built once per process (every column a placeholder, so no value
- * and no id is fixed when they are built; the columns left out take their database defaults) and run
- * on the transaction's session: drizzle does not rebuild their SQL on every issuance.
+ * The record, its issuance detail and `entries` status entries written by one statement (data-modifying
+ * WITH clauses): PostgreSQL applies all or none of it, so no transaction is needed for it alone, and its
+ * foreign keys are checked once the whole statement has run. Every column is a placeholder (no value and
+ * no id is fixed when it is built); the columns left out take their database defaults. Built once per
+ * process and number of entries, so drizzle does not rebuild its SQL on every issuance.
  */
-const issuanceInserts = (tx: Queryable) => {
-  builtInserts ??= {
-    record: tx.insert(libraryRecords).values(placeholders(...RECORD_COLUMNS)).toSQL(),
-    issuance: tx.insert(credentials).values(placeholders(...ISSUANCE_COLUMNS)).toSQL(),
-    entry: tx.insert(credentialStatusEntries).values(placeholders(...ENTRY_COLUMNS)).toSQL(),
-  };
-  const run = (query: Query) => (values: Record<string, unknown>) => tx._.session.prepareQuery(query, undefined, undefined, false).execute(values);
-  return { record: run(builtInserts.record), issuance: run(builtInserts.issuance), entry: run(builtInserts.entry) };
+const issuanceInsert = (db: Queryable, entries: number): Query => {
+  let built = builtInserts.get(entries);
+  if (!built) {
+    const parts = [
+      db.insert(libraryRecords).values(placeholders('record.', RECORD_COLUMNS)).toSQL(),
+      db.insert(credentials).values(placeholders('credential.', ISSUANCE_COLUMNS)).toSQL(),
+      ...Array.from({ length: entries }, (_, i) => db.insert(credentialStatusEntries).values(placeholders(`entry${i}.`, ENTRY_COLUMNS)).toSQL()),
+    ];
+    let offset = 0;
+    const clauses = parts.map((part, i) => {
+      const clause = `w${i} as (${shifted(part, offset)})`;
+      offset += part.params.length;
+      return clause;
+    });
+    built = { sql: `with ${clauses.join(', ')} select 1`, params: parts.flatMap((part) => part.params) };
+    builtInserts.set(entries, built);
+  }
+  return built;
 };
 
 /**
- * Writes the record, its issuance detail and its status entries (call inside the issuance transaction).
- * The record's id is made here, so the inserts go to PostgreSQL together (one pipeline on the
- * transaction's connection, applied in order): a failure of any rolls the transaction back as before.
+ * Writes the record, its issuance detail and its status entries in one statement (all or nothing), on
+ * `db` or inside a caller's transaction. The record's id is made here.
  */
-export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCredential): Promise<string> => {
+export const insertIssuedCredential = async (db: Queryable, input: NewIssuedCredential): Promise<string> => {
   const now = new Date();
   const id = createId();
-  const inserts = issuanceInserts(tx);
-  const record = inserts.record({
+  const record: Values<typeof RECORD_COLUMNS> = {
     id,
     tenantId: input.tenantId,
     origin: 'NATIVE',
@@ -102,8 +121,8 @@ export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCred
     facilityId: input.entities.facilityId,
     organisationId: input.entities.organisationId,
     tags: input.tags,
-  } satisfies Record<(typeof RECORD_COLUMNS)[number], unknown>);
-  const issuance = inserts.issuance({
+  };
+  const issuance: Values<typeof ISSUANCE_COLUMNS> = {
     id,
     tenantId: input.tenantId,
     credentialType: input.credentialType,
@@ -120,9 +139,9 @@ export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCred
     humanLinkIncludesKey: input.humanLinkIncludesKey ?? false,
     statusCapture: input.statusEntries.length ? 'CAPTURED' : 'NONE',
     statusCapturedAt: input.statusEntries.length ? now : null,
-  } satisfies Record<(typeof ISSUANCE_COLUMNS)[number], unknown>);
-  const entries = input.statusEntries.map((entry) =>
-    inserts.entry({
+  };
+  const entries = input.statusEntries.map((entry, i) =>
+    prefixed(`entry${i}.`, {
       id: createId(),
       credentialId: id,
       tenantId: input.tenantId,
@@ -134,9 +153,10 @@ export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCred
       descriptor: entry,
       value: false,
       observedAt: now,
-    } satisfies Record<(typeof ENTRY_COLUMNS)[number], unknown>),
+    } satisfies Values<typeof ENTRY_COLUMNS>),
   );
-  await Promise.all([record, issuance, ...entries]);
+  const values = Object.assign(prefixed('record.', record), prefixed('credential.', issuance), ...entries);
+  await db._.session.prepareQuery(issuanceInsert(db, input.statusEntries.length), undefined, undefined, false).execute(values);
   return id;
 };
 
