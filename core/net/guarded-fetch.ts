@@ -77,7 +77,7 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
   };
 
   const hop = (url: URL, init: RequestInit, pinned: { address: string; family: number }, signal: AbortSignal) =>
-    new Promise<{ status: number; headers: Headers; body: Uint8Array }>((resolve, reject) => {
+    new Promise<{ status: number; headers: [string, string][]; location?: string; body: Uint8Array }>((resolve, reject) => {
       const headers: Record<string, string> = { 'user-agent': options.userAgent };
       new Headers(init.headers).forEach((v, k) => {
         headers[k] = v;
@@ -114,11 +114,12 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
             chunks.push(chunk);
           });
           res.on('end', () => {
-            const out = new Headers();
+            // Name-value pairs: the Response builds its Headers from them once (no Headers copied into another).
+            const out: [string, string][] = [];
             for (const [k, v] of Object.entries(res.headers)) {
-              if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+              if (v !== undefined) out.push([k, Array.isArray(v) ? v.join(', ') : v]);
             }
-            resolve({ status: res.statusCode ?? 0, headers: out, body: new Uint8Array(Buffer.concat(chunks)) });
+            resolve({ status: res.statusCode ?? 0, headers: out, location: res.headers.location, body: new Uint8Array(Buffer.concat(chunks)) });
           });
           res.on('error', reject);
         },
@@ -153,7 +154,7 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
           notSent: redirects === 0 && failedBeforeConnecting(error),
         });
       }
-      const location = answer.headers.get('location');
+      const location = answer.location;
       if (REDIRECTS.has(answer.status) && location) {
         if (redirects >= maxRedirects) throw new GuardedFetchError('too-many-redirects', `More than ${maxRedirects} redirects`);
         const next = new URL(location, url);
