@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { createId } from '../../db/ids.ts';
 import { credentials, credentialStatusEntries, libraryRecords } from '../../db/schema/index.ts';
@@ -41,28 +41,88 @@ export interface NewIssuedCredential {
   statusEntries: StatusEntry[];
 }
 
+/** `values` of an insert: each column given is the placeholder `<prefix><column>`. */
+const placeholders = <K extends string>(prefix: string, names: readonly K[]) =>
+  Object.fromEntries(names.map((name) => [name, sql.placeholder(`${prefix}${name}`)])) as unknown as Record<K, Placeholder>;
+
+const RECORD_COLUMNS = [
+  'id', 'tenantId', 'origin', 'credentialType', 'coreCredentialType', 'coreVersion', 'name', 'issuerName', 'issuerDid', 'subjectName',
+  'subjectId', 'validFrom', 'validUntil', 'detailsStatus', 'detailsError', 'productId', 'facilityId', 'organisationId', 'tags',
+] as const;
+const ISSUANCE_COLUMNS = [
+  'id', 'tenantId', 'credentialType', 'version', 'dataModelId', 'issuerDid', 'vcServiceInstanceId', 'storageServiceInstanceId', 'storageUri',
+  'storageExternalId', 'digestMultibase', 'encrypted', 'wrappedDecryptionKey', 'humanLinkIncludesKey', 'statusCapture', 'statusCapturedAt',
+] as const;
+const ENTRY_COLUMNS = [
+  'id', 'credentialId', 'tenantId', 'statusPurpose', 'type', 'statusListCredential', 'statusListIndex', 'statusListIssuer', 'descriptor', 'value', 'observedAt',
+] as const;
+type Values<C extends readonly string[]> = Record<C[number], unknown>;
+
+/** Prefixed values for the placeholders of `placeholders(prefix, …)`. */
+const prefixed = (prefix: string, values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [`${prefix}${k}`, v]));
+
+/** `$n` parameters of a built statement moved up by `offset`, so statements can be joined into one. */
+const shifted = (query: Query, offset: number) => query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+
+/** The issuance's inserts as one statement, by number of status entries, built once per process. */
+const builtInserts = new Map<number, Query>();
+
 /**
- * Writes the record, its issuance detail and its status entries (call inside the issuance transaction).
- * The record's id is made here, so the three inserts go to PostgreSQL together (one pipeline on the
- * transaction's connection, applied in order): a failure of any rolls the transaction back as before.
+ * The record, its issuance detail and `entries` status entries written by one statement (data-modifying
+ * WITH clauses): PostgreSQL applies all or none of it, so no transaction is needed for it alone, and its
+ * foreign keys are checked once the whole statement has run. Every column is a placeholder (no value and
+ * no id is fixed when it is built); the columns left out take their database defaults. Built once per
+ * process and number of entries, so drizzle does not rebuild its SQL on every issuance.
  */
-export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCredential): Promise<string> => {
+const issuanceInsert = (db: Queryable, entries: number): Query => {
+  let built = builtInserts.get(entries);
+  if (!built) {
+    const parts = [
+      db.insert(libraryRecords).values(placeholders('record.', RECORD_COLUMNS)).toSQL(),
+      db.insert(credentials).values(placeholders('credential.', ISSUANCE_COLUMNS)).toSQL(),
+      ...Array.from({ length: entries }, (_, i) => db.insert(credentialStatusEntries).values(placeholders(`entry${i}.`, ENTRY_COLUMNS)).toSQL()),
+    ];
+    let offset = 0;
+    const clauses = parts.map((part, i) => {
+      const clause = `w${i} as (${shifted(part, offset)})`;
+      offset += part.params.length;
+      return clause;
+    });
+    built = { sql: `with ${clauses.join(', ')} select 1`, params: parts.flatMap((part) => part.params) };
+    builtInserts.set(entries, built);
+  }
+  return built;
+};
+
+/**
+ * Writes the record, its issuance detail and its status entries in one statement (all or nothing), on
+ * `db` or inside a caller's transaction. The record's id is made here.
+ */
+export const insertIssuedCredential = async (db: Queryable, input: NewIssuedCredential): Promise<string> => {
   const now = new Date();
   const id = createId();
-  const record = tx.insert(libraryRecords).values({
+  const record: Values<typeof RECORD_COLUMNS> = {
     id,
     tenantId: input.tenantId,
     origin: 'NATIVE',
     credentialType: input.credentialType,
     coreCredentialType: input.coreCredentialType,
     coreVersion: input.coreVersion,
-    ...input.details,
+    name: input.details.name,
+    issuerName: input.details.issuerName,
+    issuerDid: input.details.issuerDid,
+    subjectName: input.details.subjectName,
+    subjectId: input.details.subjectId,
+    validFrom: input.details.validFrom,
+    validUntil: input.details.validUntil,
     detailsStatus: input.detailsError ? 'EXTRACTION_FAILED' : 'EXTRACTED',
     detailsError: input.detailsError,
-    ...input.entities,
+    productId: input.entities.productId,
+    facilityId: input.entities.facilityId,
+    organisationId: input.entities.organisationId,
     tags: input.tags,
-  });
-  const issuance = tx.insert(credentials).values({
+  };
+  const issuance: Values<typeof ISSUANCE_COLUMNS> = {
     id,
     tenantId: input.tenantId,
     credentialType: input.credentialType,
@@ -79,24 +139,24 @@ export const insertIssuedCredential = async (tx: Queryable, input: NewIssuedCred
     humanLinkIncludesKey: input.humanLinkIncludesKey ?? false,
     statusCapture: input.statusEntries.length ? 'CAPTURED' : 'NONE',
     statusCapturedAt: input.statusEntries.length ? now : null,
-  });
-  const entries = input.statusEntries.length
-    ? tx.insert(credentialStatusEntries).values(
-        input.statusEntries.map((entry) => ({
-          credentialId: id,
-          tenantId: input.tenantId,
-          statusPurpose: entry.statusPurpose,
-          type: entry.type,
-          statusListCredential: entry.statusListCredential,
-          statusListIndex: String(entry.statusListIndex),
-          statusListIssuer: input.issuerDid,
-          descriptor: entry,
-          value: false,
-          observedAt: now,
-        })),
-      )
-    : undefined;
-  await Promise.all([record, issuance, entries]);
+  };
+  const entries = input.statusEntries.map((entry, i) =>
+    prefixed(`entry${i}.`, {
+      id: createId(),
+      credentialId: id,
+      tenantId: input.tenantId,
+      statusPurpose: entry.statusPurpose,
+      type: entry.type,
+      statusListCredential: entry.statusListCredential,
+      statusListIndex: String(entry.statusListIndex),
+      statusListIssuer: input.issuerDid,
+      descriptor: entry,
+      value: false,
+      observedAt: now,
+    } satisfies Values<typeof ENTRY_COLUMNS>),
+  );
+  const values = Object.assign(prefixed('record.', record), prefixed('credential.', issuance), ...entries);
+  await db._.session.prepareQuery(issuanceInsert(db, input.statusEntries.length), undefined, undefined, false).execute(values);
   return id;
 };
 

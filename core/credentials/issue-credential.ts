@@ -168,7 +168,7 @@ const completeIssuance = async (
     const { details, problems } = extractCredentialDetails(signed.decoded);
     if (problems.length) warnings.push({ code: 'DETAILS_EXTRACTION_FAILED', message: `Some details of the credential could not be read: ${problems.join('; ')}` });
     const wrappedDecryptionKey = stored.decryptionKey ? await deps.box.encrypt(stored.decryptionKey) : null;
-    credentialId = await inSpan('issuance.record', () => deps.db.transaction(async (tx) => {
+    const record = async (tx: Queryable) => {
       const id = await insertIssuedCredential(tx, {
         tenantId,
         credentialType: request.credentialType,
@@ -194,7 +194,10 @@ const completeIssuance = async (
       if (options.idempotencyClaimId) await attachClaimRecord(tx, options.idempotencyClaimId, id);
       if (options.onRecorded) await options.onRecorded(tx, id);
       return id;
-    }));
+    };
+    // The record is one statement (all or nothing): a transaction only when a claim or a caller's row is written with it.
+    const alone = options.idempotencyClaimId === undefined && options.onRecorded === undefined;
+    credentialId = await inSpan('issuance.record', () => (alone ? record(deps.db) : deps.db.transaction(record)));
   } catch (error) {
     deps.logger.warn('A credential was signed and stored but could not be recorded; removing the stored copy', { ...trace, storageUri: stored.uri });
     try {

@@ -1,10 +1,11 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { createVcAdapter, type VcAdapter, type VcConfig } from '../adapters/vc/vc-adapter.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Fetcher } from '../net/fetcher.ts';
+import { prepared } from '../prepared-queries.ts';
 import { assertUsableServiceInstance, serviceInstanceNotFound } from '../service-instances/visible-instance.ts';
 import { SYSTEM_SERVICE_IDS } from '../settings/system-services.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
@@ -55,8 +56,20 @@ export const vcAdapterFor = async (deps: VcDeps, instance: VcInstance): Promise<
   return { adapter: createVcAdapter(config, deps.fetcher, { correlationId: deps.correlationId }), config };
 };
 
-/** The system default VC instance (its host is reserved: tenants cannot self-manage it). */
-export const systemVcInstance = async (db: Queryable) => findVisible(db, SYSTEM_TENANT_ID, SYSTEM_SERVICE_IDS.VC);
+/**
+ * The system default VC instance (its host is reserved: tenants cannot self-manage it). Every public
+ * verification reads it, so the read is a prepared statement.
+ */
+export const systemVcInstance = async (db: Queryable): Promise<VcInstance | undefined> => {
+  const [row] = await prepared(db, 'vc.systemInstance', (d) =>
+    d
+      .select()
+      .from(serviceInstances)
+      .where(and(eq(serviceInstances.id, sql.placeholder('id')), visibleTo(serviceInstances.tenantId, sql.placeholder('tenantId'))))
+      .prepare('vc_system_instance'),
+  ).execute({ id: SYSTEM_SERVICE_IDS.VC, tenantId: SYSTEM_TENANT_ID });
+  return row;
+};
 
 /** The instance a stored DID names, whoever owns it now (it was visible when the DID was recorded). */
 export const findServiceInstanceRow = async (db: Queryable, id: string) => {

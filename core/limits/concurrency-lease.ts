@@ -11,13 +11,17 @@ import type { Database } from '../../db/client.ts';
  */
 export const enterConcurrency = (db: Database, scope: string, limit: number, leaseSeconds: number): Promise<string | undefined> =>
   db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`concurrency:${scope}`}))`);
-    const [lease] = await tx.execute<{ id: string }>(sql`
+    // The lock and the insert go to PostgreSQL together (one pipeline on the transaction's connection):
+    // it runs them in order, and the insert's snapshot is taken after the lock is held, so it counts
+    // every lease committed before.
+    const locked = tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`concurrency:${scope}`}))`);
+    const entered = tx.execute<{ id: string }>(sql`
       with cleared as (delete from concurrency_leases where scope = ${scope} and expires_at <= now())
       insert into concurrency_leases (scope, expires_at)
       select ${scope}, now() + ${leaseSeconds} * interval '1 second'
       where (select count(*) from concurrency_leases where scope = ${scope} and expires_at > now()) < ${limit}
       returning id`);
+    const [, [lease]] = await Promise.all([locked, entered]);
     return lease?.id;
   });
 

@@ -84,6 +84,17 @@ describe('guarded fetch', () => {
     expect(await echo.text()).toBe('application/json|{"a":1}');
   });
 
+  it('an answer reads as text, JSON or bytes exactly as sent, and only once, as fetch answers do', async () => {
+    const sent = JSON.stringify({ method: 'GET', auth: null, key: null, ua: 'css-test/1' });
+    expect(await (await allowed(`${base}/headers`)).text()).toBe(sent);
+    expect(await (await allowed(`${base}/headers`)).json()).toEqual(JSON.parse(sent));
+    expect(new TextDecoder().decode(await (await allowed(`${base}/headers`)).arrayBuffer())).toBe(sent);
+    const once = await allowed(`${base}/headers`);
+    await once.text();
+    await expect(once.json()).rejects.toThrow(TypeError);
+    await expect(once.arrayBuffer()).rejects.toThrow(TypeError);
+  });
+
   it('refuses loopback, private and local names unless allowed, before connecting', async () => {
     const before = seen.length;
     expect(await refusal(guarded(`${base}/plain`))).toBe('blocked-address');

@@ -27,6 +27,7 @@ import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, 
  * Targets on a 2-core machine: issuance ≥ 200/s with p99 < 150 ms; verification ≥ 300/s.
  *
  * BENCH_CREDENTIALS=issue or =verify runs one part; BENCH_FLOORS=false measures the routes alone;
+ * BENCH_NEW_SHAPES=false leaves out the new-shape issuance row;
  * BENCH_WEB_NODE_FLAGS adds node flags to the web process; BENCH_BASELINE_DIR (another checkout, e.g. a
  * `git worktree` of an earlier commit with a link to node_modules) adds its web process, on the same
  * database and services, as a contender of each route row in the same rounds (before/after). A CPU profile of issuance, both rows (written
@@ -38,6 +39,8 @@ const ISSUE_TARGET = { perSecond: 200, p99Ms: 150 };
 const VERIFY_TARGET = { perSecond: 300 };
 const parts = (process.env.BENCH_CREDENTIALS ?? 'issue,verify').split(',');
 const withFloors = process.env.BENCH_FLOORS !== 'false';
+/** BENCH_NEW_SHAPES=false leaves out the new-shape issuance row (e.g. for a profile of the same-body row alone). */
+const withNewShapes = process.env.BENCH_NEW_SHAPES !== 'false';
 /** The route's rows, then the floors unless BENCH_FLOORS=false. */
 const runsOf = (routes: Contender[], floors: Contender[]) => (withFloors ? [...routes, ...floors] : routes);
 const recordAgainst = (results: PairedResults, route: string, floors: string[]) => {
@@ -131,7 +134,7 @@ try {
     const newShapeBody = JSON.stringify(shaped);
     const routes: Contender[] = [
       { name: route, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body, serverPid: web.pid } },
-      { name: newShapes, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body: newShapeBody, idReplacement: true, serverPid: web.pid } },
+      ...(withNewShapes ? [{ name: newShapes, load: { url: `${api}/credentials`, method: 'POST' as const, headers: auth, body: newShapeBody, idReplacement: true, serverPid: web.pid } }] : []),
     ];
     const contenders = runsOf(withBaseline(routes), [
       { name: vcFloor, load: { url: vc.url, requests: [mint, sign] }, requestsPerOperation: 2 },
@@ -139,10 +142,10 @@ try {
     ]);
     const results = await pairedMeasurements(`Issuance at ${CONNECTIONS} connections: the route and its floors (req/s of floors = issuances/s)`, contenders);
     recordAgainst(results, route, [vcFloor, storageFloor]);
-    recordAgainst(results, newShapes, [vcFloor]);
+    if (withNewShapes) recordAgainst(results, newShapes, [vcFloor]);
     recordBaseline(results, routes);
     targetLine('Issuance', results, route, ISSUE_TARGET.perSecond, ISSUE_TARGET.p99Ms);
-    targetLine('Issuance, a new shape each time', results, newShapes, ISSUE_TARGET.perSecond, ISSUE_TARGET.p99Ms);
+    if (withNewShapes) targetLine('Issuance, a new shape each time', results, newShapes, ISSUE_TARGET.perSecond, ISSUE_TARGET.p99Ms);
   }
 
   if (parts.includes('verify')) {
