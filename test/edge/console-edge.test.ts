@@ -201,7 +201,7 @@ describe('the console template pages as an edge function in workerd', () => {
     expect(anonymous.status).toBe(303);
   });
 
-  it("saves an edit with the session's CSRF token (sanitised and stored) and refuses one without it", async () => {
+  it("saves an edit with the session's CSRF token (sanitised and stored) and refuses a forged one", async () => {
     const page = await mf.dispatchFetch(`${base}/console/templates/${templateId}`, { headers: { cookie } });
     expect(page.status).toBe(200);
     const csrf = csrfTokenIn(await page.text())!;
@@ -331,7 +331,7 @@ describe('the console batch pages as an edge function in workerd', () => {
     expect(await page.text()).toMatch(/<h1[^>]*>Batch<\/h1>/);
   });
 
-  it('refuses an upload without the CSRF token, and a bad row naming the row and field, creating nothing', async () => {
+  it('refuses an upload with a forged CSRF token, and a bad row naming the row and field, creating nothing', async () => {
     const before = await batchCount();
     const good = csv([['row-1', data.organisation.id, data.facility.id, data.product.id, 'AU']]);
     expect((await upload(good, '0'.repeat(64))).status).toBe(403);
