@@ -109,6 +109,8 @@ const NOT_ON_EDGE = `() => { throw new Error('not bundled for the edge (scripts/
  *   real `Subscribe`, a client no longer builds its (unconnected) replication client on every request either.
  * - postcss inside sanitize-html (~90 KB, and Node's `path`, `url` and `fs`): it parses style attributes and checks
  *   `allowedStyles`, neither of which our sanitiser asks for (`parseStyleAttributes: false`).
+ * - Node's `stream` inside papaparse: only its Node-stream input (`Papa.parse(Papa.NODE_STREAM_INPUT)`) needs it;
+ *   the console parses an uploaded file's text (functions/console/batches/batch-rows.ts).
  */
 export const unusedOnEdge: Plugin = {
   name: 'unused-on-edge',
@@ -150,6 +152,11 @@ export const unusedOnEdge: Plugin = {
         importer: join('sanitize-html', 'index.js'),
         specifier: /^postcss$/,
         contents: () => `export const parse = ${NOT_ON_EDGE};`,
+      },
+      {
+        importer: join('papaparse', 'papaparse.js'),
+        specifier: /^stream$/,
+        contents: () => `export const Duplex = ${NOT_ON_EDGE};`,
       },
     ];
     for (const { importer, specifier, contents } of standIns) {
@@ -193,15 +200,15 @@ const SANITISER_POOL = join('core', 'render-templates', 'sanitize-pool.ts');
 /**
  * Render-template sanitising runs in worker threads on Node (core/render-templates/sanitize-pool.ts: piscina, so
  * a hostile template cannot stall the event loop), which an edge runtime has not; there the same sanitiser runs
- * in the request, bounded by the runtime's own CPU limit per request.
+ * in the request, bounded by the runtime's own CPU limit per request. It is imported where first called, so an
+ * entry that reads templates but never saves one (the console's batch pages) carries no sanitize-html (~85 KB).
  */
 export const sanitiserInline: Plugin = {
   name: 'sanitiser-inline',
   setup(builder) {
     builder.onLoad({ filter: new RegExp(`${SANITISER_POOL.replaceAll('.', '\\.').replaceAll(sep, `\\${sep}`)}$`) }, (args) => ({
       contents: [
-        `import { sanitizeTemplate } from './sanitize.ts';`,
-        `export const sanitizeOffThread = async (html) => sanitizeTemplate(html);`,
+        `export const sanitizeOffThread = async (html) => (await import('./sanitize.ts')).sanitizeTemplate(html);`,
         `export const closeSanitiserPool = async () => {};`,
       ].join('\n'),
       resolveDir: dirname(args.path),

@@ -1,4 +1,4 @@
-import { createConsoleShell } from '../console/console-app.ts';
+import { createConsoleShell } from '../console/console-shell.ts';
 import { registerDidPages } from '../console/dids/did-pages.tsx';
 import { edgeFunction } from '../platform/edge-function.ts';
 
@@ -7,4 +7,4 @@ import { edgeFunction } from '../platform/edge-function.ts';
  * bundle beside its own pages (500 KB budget). Its route `/console/dids*` is more specific than the console
  * entry's `/console*`, so it wins; the assets stay with the console entry.
  */
-export default edgeFunction(createConsoleShell([registerDidPages], { assets: false }), { path: '/console', guarded: false });
+export default edgeFunction(createConsoleShell([registerDidPages]), { path: '/console', guarded: false });

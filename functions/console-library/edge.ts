@@ -1,5 +1,5 @@
 import { sqlJobQueue } from '../../core/jobs/sql-job-queue.ts';
-import { createConsoleShell } from '../console/console-app.ts';
+import { createConsoleShell } from '../console/console-shell.ts';
 import { registerLibraryPages } from '../console/library/library-pages.tsx';
 import { edgeFunction } from '../platform/edge-function.ts';
 
@@ -9,4 +9,4 @@ import { edgeFunction } from '../platform/edge-function.ts';
  * specific than the console entry's `/console*`, so it wins; re-verification jobs are queued with plain SQL, as
  * the library API does at the edge; the assets stay with the console entry.
  */
-export default edgeFunction(createConsoleShell([registerLibraryPages], { assets: false }), { path: '/console', guarded: false, jobs: sqlJobQueue });
+export default edgeFunction(createConsoleShell([registerLibraryPages]), { path: '/console', guarded: false, jobs: sqlJobQueue });

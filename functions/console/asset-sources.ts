@@ -13,3 +13,19 @@ export const CONSOLE_JS = readFileSync(fileURLToPath(new URL('./assets/console.j
 
 /** htmx, self-hosted from its npm package (no CDN): the minified browser build. */
 export const HTMX_SOURCE = readFileSync(createRequire(import.meta.url).resolve('htmx.org/dist/htmx.min.js'), 'utf8');
+
+const version = (text: string) => {
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+  return (hash >>> 0).toString(36);
+};
+
+/**
+ * Where the console's static files are served (versioned by content: cached for good). The pages link them by
+ * these paths alone: inlined at bundle time like the texts, an edge entry without the assets carries the paths only.
+ */
+export const ASSET_PATHS = {
+  css: `/console/assets/console-${version(CONSOLE_CSS)}.css`,
+  htmx: `/console/assets/htmx-${version(HTMX_SOURCE)}.js`,
+  js: `/console/assets/console-${version(CONSOLE_JS)}.js`,
+} as const;

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { Child } from 'hono/jsx';
 import type { ConsoleEnv } from './console-env.ts';
 import { CSRF_FIELD, CSRF_HEADER } from './csrf.ts';
-import { ASSET_PATHS } from './console-assets.ts';
+import { ASSET_PATHS } from './asset-sources.ts';
 
 /** The console's sections, in the order of the navigation. */
 export const NAVIGATION = [

@@ -5,13 +5,20 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../core/crypto/encoding.ts';
 import { connectDatabase } from '../../db/client.ts';
-import { browserSessions, organisations, tenants, users } from '../../db/schema/index.ts';
+import { eq, sql } from 'drizzle-orm';
+import type { RunningWorker } from '../../consumers/worker.ts';
+import { createLogger } from '../../core/logging/logger.ts';
+import { browserSessions, credentialBatches, organisations, renderTemplates, serviceInstances, tenants, users } from '../../db/schema/index.ts';
 import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
+import { csrfTokenIn } from '../rig/console-user.ts';
+import { startIssuanceRig, type IssuanceRig } from '../rig/credential-fixtures.ts';
+import { startTestWorker } from '../rig/jobs.ts';
 import { createTestDatabase, type TestDatabase } from '../rig/databases.ts';
+import { DPP_070, renderTemplateBody, startRenderTemplateRig, type RenderTemplateRig } from '../rig/template-fixtures.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 
 /**
- * The console bundled as an edge function and run in workerd: its assets come from the bundle (no file
+ * The console bundled as edge functions and run in workerd: its assets come from the bundle (no file
  * system there), an unauthenticated visit goes to sign-in, and a session cookie opens a page with its CSP.
  */
 /** The console's edge entries: its own pages, the DID pages and the library pages (each within the bundle budget). */
@@ -102,9 +109,238 @@ describe('the console as edge functions in workerd', () => {
     for (const [path, heading] of [['/console/dids', 'DIDs'], ['/console/library', 'Library']] as const) {
       const res = await mf.dispatchFetch(`${base}${path}`, { headers: { cookie: `css_session=${session}` } });
       expect(res.status, path).toBe(200);
-      expect(await res.text()).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      const html = await res.text();
+      expect(html).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      // The page links the console entry's assets by their paths alone (the texts stay in the console entry).
+      const htmx = await mf.dispatchFetch(`${base}${html.match(/src="(\/console\/assets\/htmx-[a-z0-9]+\.js)"/)![1]!}`);
+      expect(htmx.status, path).toBe(200);
       const anonymous = await mf.dispatchFetch(`${base}${path}`, { redirect: 'manual' });
       expect(anonymous.status).toBe(303);
     }
+  });
+});
+
+/** A console session of a new person in `tenantId`, written as sign-in writes it; its cookie header. */
+const openSession = async (databaseUrl: string, tenantId: string) => {
+  const token = `edge-session-${crypto.randomUUID()}`;
+  const connection = connectDatabase(databaseUrl, { max: 1 });
+  const [user] = await connection.db.insert(users).values({ subject: `edge-person-${crypto.randomUUID()}`, tenantId }).returning();
+  await connection.db.insert(browserSessions).values({ tokenHash: await sha256Hex(token), userId: user!.id, tenantId, expiresAt: new Date(Date.now() + 3_600_000), refreshedAt: new Date() });
+  await connection.close();
+  return `css_session=${token}`;
+};
+
+/**
+ * The render-template pages from their own edge entry (`console-templates`, route `/console/templates*`), against
+ * the Node test app's database and a storage service: a saved template is sanitised in the request and stored.
+ */
+describe('the console template pages as an edge function in workerd', () => {
+  let dir: string;
+  let mf: Miniflare;
+  let rig: RenderTemplateRig;
+  let templateId: string;
+  let foreignId: string;
+  const base = 'http://edge.test';
+  let cookie: string;
+  const post = (path: string, form: Record<string, string>) =>
+    mf.dispatchFetch(`${base}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'css-edge-console-templates-'));
+    await bundleEdgeEntry('functions/console-templates/edge.ts', join(dir, 'console-templates.js'));
+    rig = await startRenderTemplateRig();
+    const created = await rig.t.call('POST', '/api/v1/render-templates', { token: rig.token, body: renderTemplateBody({ name: 'Edge card' }) });
+    expect(created.status).toBe(201);
+    templateId = (created.body as { id: string }).id;
+    const connection = connectDatabase(rig.t.databaseUrl, { max: 1 });
+    const [storage] = await connection.db.select().from(serviceInstances).where(eq(serviceInstances.id, rig.storageId));
+    cookie = await openSession(rig.t.databaseUrl, storage!.tenantId);
+    const [foreign] = await connection.db.insert(tenants).values({ name: 'Foreign tenant' }).returning();
+    const [theirs] = await connection.db
+      .insert(renderTemplates)
+      .values({ tenantId: foreign!.id, dataModelId: DPP_070, name: 'Foreign card', renderMethodType: 'RenderTemplate2024', storageObjectId: 'foreign', storageUrl: 'http://127.0.0.1:9/foreign.html', digestMultibase: 'zForeign' })
+      .returning();
+    foreignId = theirs!.id;
+    await connection.close();
+    mf = new Miniflare({
+      name: 'console-templates',
+      modules: true,
+      modulesRoot: dir,
+      scriptPath: join(dir, 'console-templates.js'),
+      compatibilityDate: '2026-07-01',
+      compatibilityFlags: ['nodejs_compat'],
+      routes: ['edge.test/console/templates*'],
+      bindings: {
+        RI_DATABASE_URL: rig.t.databaseUrl,
+        RI_APP_URL: base,
+        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        AUTH_OIDC_ISSUER: rig.t.idp.issuer,
+        AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
+        AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
+        FETCH_ALLOW_PRIVATE_URLS: 'true',
+        LOG_LEVEL: 'error',
+      },
+    });
+    await mf.ready;
+  }, 180_000);
+
+  afterAll(async () => {
+    await mf?.dispose();
+    await rig?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("lists the tenant's templates, not another tenant's, and sends a visit without a session to sign in", async () => {
+    const res = await mf.dispatchFetch(`${base}/console/templates`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/<h1[^>]*>Render templates<\/h1>/);
+    expect(html).toContain(`href="/console/templates/${templateId}"`);
+    expect(html).not.toContain(foreignId);
+    const anonymous = await mf.dispatchFetch(`${base}/console/templates`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(303);
+  });
+
+  it("saves an edit with the session's CSRF token (sanitised and stored) and refuses a forged one", async () => {
+    const page = await mf.dispatchFetch(`${base}/console/templates/${templateId}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const csrf = csrfTokenIn(await page.text())!;
+    const edit = { name: 'Edge card, edited', template: '<h2>{{issuer.name}}</h2><script>alert(1)</script>' };
+    const forged = await post(`/console/templates/${templateId}`, { ...edit, _csrf: '0'.repeat(64) });
+    expect(forged.status).toBe(403);
+    const saved = await post(`/console/templates/${templateId}`, { ...edit, _csrf: csrf });
+    expect(saved.status, await saved.clone().text()).toBe(303);
+    expect(saved.headers.get('location')).toBe(`/console/templates/${templateId}`);
+    const after = await rig.t.call('GET', `/api/v1/render-templates/${templateId}`, { token: rig.token });
+    const body = after.body as { name: string; storageUrl: string; storageServiceInstanceId: string };
+    expect(body).toMatchObject({ name: 'Edge card, edited', storageServiceInstanceId: rig.storageId });
+    const stored = await (await fetch(body.storageUrl)).text();
+    expect(stored).toContain('<h2>{{issuer.name}}</h2>');
+    expect(stored).not.toContain('<script');
+  });
+
+  it("answers 404 for another tenant's template, to read or to save", async () => {
+    const page = await mf.dispatchFetch(`${base}/console/templates/${templateId}`, { headers: { cookie } });
+    const csrf = csrfTokenIn(await page.text())!;
+    expect((await mf.dispatchFetch(`${base}/console/templates/${foreignId}`, { headers: { cookie } })).status).toBe(404);
+    expect((await post(`/console/templates/${foreignId}`, { name: 'Taken', template: '<p>x</p>', _csrf: csrf })).status).toBe(404);
+    const connection = connectDatabase(rig.t.databaseUrl, { max: 1 });
+    const [theirs] = await connection.db.select().from(renderTemplates).where(eq(renderTemplates.id, foreignId));
+    await connection.close();
+    expect(theirs!.name).toBe('Foreign card');
+  });
+});
+
+/**
+ * The batch pages from their own edge entry (`console-batches`, route `/console/batches*`): an uploaded CSV is
+ * parsed by papaparse in workerd (without Node's stream), and the batch is created with its jobs queued in SQL
+ * for the Node worker, as the batch API does at the edge.
+ */
+describe('the console batch pages as an edge function in workerd', () => {
+  let dir: string;
+  let mf: Miniflare;
+  let rig: IssuanceRig;
+  let worker: RunningWorker;
+  let token: string;
+  let data: { organisation: { id: string }; facility: { id: string }; product: { id: string }; did: { id: string } };
+  let cookie: string;
+  const base = 'http://edge.test';
+
+  const api = async (method: string, path: string, body?: unknown, expected = 201) => {
+    const res = await rig.t.call(method, `/api/v1${path}`, { token, body });
+    expect(res.status, `${method} ${path}`).toBe(expected);
+    return res.body as { id: string } & Record<string, unknown>;
+  };
+  /** The session's CSRF token, from a page of the edge entry. */
+  const csrfToken = async () => csrfTokenIn(await (await mf.dispatchFetch(`${base}/console/batches/new`, { headers: { cookie } })).text())!;
+
+  const upload = async (text: string, csrf: string) => {
+    const form = new FormData();
+    form.set('_csrf', csrf);
+    form.set('dataModelId', DPP_070);
+    form.set('issuerDid', data.did.id);
+    form.set('idempotencyKey', crypto.randomUUID());
+    form.set('file', new File([text], 'items.csv', { type: 'text/csv' }));
+    // Encoded as a browser would (multipart), then sent through workerd.
+    const encoded = new Response(form);
+    const headers = { cookie, 'content-type': encoded.headers.get('content-type')! };
+    const res = await mf.dispatchFetch(`${base}/console/batches`, { method: 'POST', redirect: 'manual', headers, body: await encoded.arrayBuffer() });
+    return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  };
+  const batchCount = async () => {
+    const connection = connectDatabase(rig.t.databaseUrl, { max: 1 });
+    const rows = await connection.db.select({ id: credentialBatches.id }).from(credentialBatches);
+    await connection.close();
+    return rows.length;
+  };
+  const csv = (rows: string[][]) => ['reference,organisation,facility,product,countryOfProduction', ...rows.map((r) => r.join(','))].join('\n');
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'css-edge-console-batches-'));
+    await bundleEdgeEntry('functions/console-batches/edge.ts', join(dir, 'console-batches.js'));
+    rig = await startIssuanceRig();
+    token = await rig.t.token('tenantA');
+    const [organisation] = (await api('POST', '/organisations', [{ name: 'Edge Batteries' }])) as unknown as { id: string }[];
+    const [facility] = (await api('POST', '/facilities', [{ name: 'Edge Plant', operatingOrganisationId: organisation!.id }])) as unknown as { id: string }[];
+    const [product] = (await api('POST', '/products', [{ name: 'Edge Cell', level: 'MODEL', producedByOrganisationId: organisation!.id, manufacturingFacilityId: facility!.id }])) as unknown as { id: string }[];
+    const did = await api('POST', '/dids', { type: 'MANAGED', method: 'DID_WEB', alias: `edge-${crypto.randomUUID().slice(0, 8)}` });
+    data = { organisation: organisation!, facility: facility!, product: product!, did };
+    cookie = await openSession(rig.t.databaseUrl, await rig.t.tenantOf('tenantA'));
+    // The worker installs pg-boss's schema and the queues, as it does in production before any edge enqueue.
+    worker = await startTestWorker(rig.t.databaseUrl, [], createLogger('error'));
+    mf = new Miniflare({
+      name: 'console-batches',
+      modules: true,
+      modulesRoot: dir,
+      scriptPath: join(dir, 'console-batches.js'),
+      compatibilityDate: '2026-07-01',
+      compatibilityFlags: ['nodejs_compat'],
+      routes: ['edge.test/console/batches*'],
+      bindings: {
+        RI_DATABASE_URL: rig.t.databaseUrl,
+        RI_APP_URL: base,
+        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        AUTH_OIDC_ISSUER: rig.t.idp.issuer,
+        AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
+        AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
+        LOG_LEVEL: 'error',
+      },
+    });
+    await mf.ready;
+  }, 180_000);
+
+  afterAll(async () => {
+    await mf?.dispose();
+    await worker?.stop();
+    await rig?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates a batch from an uploaded CSV, one item per row, its job queued for the worker, and shows it', async () => {
+    const rows = [1, 2].map((i) => [`row-${i}`, data.organisation.id, data.facility.id, data.product.id, 'AU']);
+    const submitted = await upload(csv(rows), await csrfToken());
+    expect(submitted.status, submitted.html).toBe(303);
+    const batchId = submitted.location!.match(/^\/console\/batches\/([^/?]+)$/)![1]!;
+    const batch = await api('GET', `/credentials/batches/${batchId}`, undefined, 200);
+    expect(batch).toMatchObject({ id: batchId, state: 'QUEUED', counts: { total: 2 } });
+    // Its first job queued by plain SQL in the same transaction, as pg-boss sees it.
+    const [job] = await rig.t.db.execute<{ id: string }>(sql`select id from pgboss.job where data->>'batchId' = ${batchId}`);
+    expect(await worker.boss.getJobById('credentials.issue-batch', job!.id)).toMatchObject({ data: { batchId } });
+    const page = await mf.dispatchFetch(`${base}${submitted.location}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<h1[^>]*>Batch<\/h1>/);
+  });
+
+  it('refuses an upload with a forged CSRF token, and a bad row naming the row and field, creating nothing', async () => {
+    const before = await batchCount();
+    const good = csv([['row-1', data.organisation.id, data.facility.id, data.product.id, 'AU']]);
+    expect((await upload(good, '0'.repeat(64))).status).toBe(403);
+    const bad = await upload(csv([['row-1', data.organisation.id, data.facility.id, data.product.id, 'Australia']]), await csrfToken());
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain('row 1: countryOfProduction: must be a two-letter ISO 3166 country code');
+    const unparsable = await upload('reference,organisation\n"row-1,x', await csrfToken());
+    expect(unparsable.status).toBe(400);
+    expect(unparsable.html).toMatch(/row \d+: /);
+    expect(await batchCount()).toBe(before);
   });
 });
