@@ -92,6 +92,21 @@ export const openApiWithoutGenerators: Plugin = {
   },
 };
 
+/**
+ * A group's `openapi-examples.ts` holds the request and response examples of the OpenAPI document, which an edge
+ * entry never generates (see `openApiWithoutGenerators`): routes only carry them as metadata for the document. On
+ * the edge each of its exports stands in as `undefined`, so no entry carries the examples' text.
+ */
+export const examplesOnlyInDocument: Plugin = {
+  name: 'examples-only-in-document',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]functions[\\/][^\\/]+[\\/]openapi-examples\.ts$/ }, (args) => ({
+      contents: exportedNames(args.path).map((name) => `export const ${name} = undefined;`).join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 /** The names a package module exports as `export const|function|class NAME` (to stand in for each of them). */
 const exportedNames = (file: string) => [...readFileSync(file, 'utf8').matchAll(/^export (?:const|function|class) (\w+)/gm)].map((m) => m[1]!);
 
@@ -363,7 +378,7 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
     plugins:
       platform === 'browser'
         ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
-        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, filesInlinedAtBundleTime, sanitiserInline, qrcodeBrowserBuild, jsonLdBrowserFiles, jsonLdExpansionOnly, artefactsModule],
+        : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, examplesOnlyInDocument, filesInlinedAtBundleTime, sanitiserInline, qrcodeBrowserBuild, jsonLdBrowserFiles, jsonLdExpansionOnly, artefactsModule],
     metafile: true,
     logLevel: 'error',
   });
