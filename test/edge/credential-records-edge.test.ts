@@ -1,12 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from '../rig/credential-fixtures.ts';
 import { recordCredential, statusProviderFixture } from '../rig/status-fixtures.ts';
-import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
+import { edgeBindings, startEdgeWorker, type EdgeWorker } from './edge-worker.ts';
 
 /**
  * The credential-records edge entry (records and their status under /api/v1/credentials/{id}), bundled as
@@ -14,21 +9,10 @@ import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test
  * test app, which issues. What it answers must be what the Node web process answers.
  */
 describe('credential records as an edge function in workerd', () => {
-  let dir: string;
-  let mf: Miniflare;
+  let edge: EdgeWorker;
   let rig: IssuanceRig;
   let tokenB: string;
-  const base = 'http://edge.test';
-
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await mf.dispatchFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    const json = response.headers.get('content-type')?.startsWith('application/json');
-    return { status: response.status, body: json && text ? JSON.parse(text) : undefined, text };
-  };
+  const call: EdgeWorker['call'] = (...args) => edge.call(...args);
 
   const issue = async () => {
     const payload = samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, rig.did);
@@ -38,40 +22,20 @@ describe('credential records as an edge function in workerd', () => {
   };
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'css-edge-records-'));
-    await bundleEdgeEntry('functions/credential-records/edge.ts', join(dir, 'credential-records.js'));
     rig = await startIssuanceRig();
     tokenB = await rig.t.token('tenantB');
-    const bindings = {
-      RI_DATABASE_URL: rig.t.databaseUrl,
-      // The Node app's own origin: the verify links it writes into records are the same from both runtimes.
-      RI_APP_URL: rig.t.url,
-      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      AUTH_OIDC_ISSUER: rig.t.idp.issuer,
-      AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
-      AUTH_OIDC_CLIENT_SECRET: TEST_APP_CLIENT.clientSecret,
-      AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
-      FETCH_ALLOW_PRIVATE_URLS: 'true',
-      CREDENTIAL_STATUS_MUTATION_ENABLED: 'true',
-      LOG_LEVEL: 'error',
-    };
     // The zone route of wrangler.toml, and the list's exact path (which a gateway may bind to this worker).
-    mf = new Miniflare({
-      modules: true,
-      modulesRoot: dir,
-      compatibilityDate: '2026-07-01',
-      compatibilityFlags: ['nodejs_compat'],
-      bindings,
-      scriptPath: join(dir, 'credential-records.js'),
+    edge = await startEdgeWorker({
+      entry: 'functions/credential-records/edge.ts',
+      name: 'credential-records',
+      bindings: edgeBindings(rig.t, { CREDENTIAL_STATUS_MUTATION_ENABLED: 'true' }),
       routes: ['*/api/v1/credentials/*', '*/api/v1/credentials'],
     });
-    await mf.ready;
   }, 180_000);
 
   afterAll(async () => {
-    await mf?.dispose();
+    await edge?.close();
     await rig?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('reads an issued record exactly as the Node web process does, and lists it; another tenant sees 404, no token 401', async () => {

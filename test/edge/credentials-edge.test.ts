@@ -1,11 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
 import { decodeEnveloped, issueBody, openStoredCopy, SAMPLES, samplePayload, startIssuanceRig, type IssuanceRig } from '../rig/credential-fixtures.ts';
-import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
+import { edgeBindings, startEdgeWorker, type EdgeWorker } from './edge-worker.ts';
 
 /**
  * Issuance (`POST /api/v1/credentials`, and the list on its path) bundled as deployed and run in workerd (miniflare)
@@ -15,53 +10,20 @@ import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test
  * process's own, body for body.
  */
 describe('issuance as an edge function in workerd', () => {
-  let dir: string;
-  let mf: Miniflare;
+  let edge: EdgeWorker;
   let rig: IssuanceRig;
-  const base = 'http://edge.test';
-
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await mf.dispatchFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    const json = response.headers.get('content-type')?.startsWith('application/json');
-    return { status: response.status, body: json && text ? JSON.parse(text) : undefined, text };
-  };
+  const call: EdgeWorker['call'] = (...args) => edge.call(...args);
   const dpp = () => samplePayload(SAMPLES['0.7.0'].DigitalProductPassport, rig.did);
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'css-edge-issuance-'));
-    await bundleEdgeEntry('functions/credentials/edge.ts', join(dir, 'credentials.js'));
     rig = await startIssuanceRig();
-    mf = new Miniflare({
-      modules: true,
-      modulesRoot: dir,
-      compatibilityDate: '2026-07-01',
-      compatibilityFlags: ['nodejs_compat'],
-      bindings: {
-        RI_DATABASE_URL: rig.t.databaseUrl,
-        RI_APP_URL: rig.t.url,
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        AUTH_OIDC_ISSUER: rig.t.idp.issuer,
-        AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
-        AUTH_OIDC_CLIENT_SECRET: TEST_APP_CLIENT.clientSecret,
-        AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
-        FETCH_ALLOW_PRIVATE_URLS: 'true',
-        LOG_LEVEL: 'error',
-      },
-      scriptPath: join(dir, 'credentials.js'),
-      // The zone route of wrangler.toml [env.credentials]: the exact path.
-      routes: ['*/api/v1/credentials'],
-    });
-    await mf.ready;
+    // The zone route of wrangler.toml [env.credentials]: the exact path.
+    edge = await startEdgeWorker({ entry: 'functions/credentials/edge.ts', name: 'credentials', bindings: edgeBindings(rig.t), routes: ['*/api/v1/credentials'] });
   }, 180_000);
 
   afterAll(async () => {
-    await mf?.dispose();
+    await edge?.close();
     await rig?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('issues a 0.7.0 DPP (contexts and schemas from the bundled artefacts); Node reads the record, opens the stored copy and verifies it', async () => {
