@@ -8,7 +8,7 @@ import { connectDatabase } from '../../db/client.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { RunningWorker } from '../../consumers/worker.ts';
 import { createLogger } from '../../core/logging/logger.ts';
-import { browserSessions, credentialBatches, organisations, renderTemplates, serviceInstances, tenants, users } from '../../db/schema/index.ts';
+import { browserSessions, credentialBatches, identifierSchemes, organisations, registrars, renderTemplates, serviceInstances, tenants, users } from '../../db/schema/index.ts';
 import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
 import { csrfTokenIn } from '../rig/console-user.ts';
 import { startIssuanceRig, type IssuanceRig } from '../rig/credential-fixtures.ts';
@@ -342,5 +342,119 @@ describe('the console batch pages as an edge function in workerd', () => {
     expect(unparsable.status).toBe(400);
     expect(unparsable.html).toMatch(/row \d+: /);
     expect(await batchCount()).toBe(before);
+  });
+});
+
+/**
+ * The identifier, scheme and registrar pages from their own edge entry (`console-registry`, routes
+ * `/console/identifiers*`, `/console/schemes*`, `/console/registrars*`): a scheme's pattern is checked on RE2 in
+ * workerd, with the same verdicts as on Node.
+ */
+describe('the console identifier, scheme and registrar pages as an edge function in workerd', () => {
+  let dir: string;
+  let mf: Miniflare;
+  let database: TestDatabase;
+  let cookie: string;
+  let registrarId: string;
+  let foreign: { registrarId: string; schemeId: string };
+  const base = 'http://edge.test';
+  const get = (path: string) => mf.dispatchFetch(`${base}${path}`, { headers: { cookie } });
+  const post = (path: string, form: Record<string, string>) =>
+    mf.dispatchFetch(`${base}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  const csrfFrom = async (path: string) => csrfTokenIn(await (await get(path)).text())!;
+  const scheme = { name: 'Edge GTIN', primaryKey: '01', validationPattern: '^\\d{14}$', linkTemplate: '/{primaryKey}/{value}' };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'css-edge-console-registry-'));
+    await bundleEdgeEntry('functions/console-registry/edge.ts', join(dir, 'console-registry.js'));
+    database = await createTestDatabase();
+    const connection = connectDatabase(database.url, { max: 1 });
+    const [ours, theirs] = await connection.db.insert(tenants).values([{ name: 'Registry tenant' }, { name: 'Foreign registry tenant' }]).returning();
+    const [registrar] = await connection.db.insert(registrars).values({ tenantId: ours!.id, name: 'Edge Registrar', namespace: 'edge', url: 'https://id.edge.test' }).returning();
+    registrarId = registrar!.id;
+    const [foreignRegistrar] = await connection.db.insert(registrars).values({ tenantId: theirs!.id, name: 'Foreign Registrar', namespace: 'foreign', url: 'https://id.foreign.test' }).returning();
+    const [foreignScheme] = await connection.db.insert(identifierSchemes).values({ tenantId: theirs!.id, registrarId: foreignRegistrar!.id, ...scheme, name: 'Foreign GTIN' }).returning();
+    foreign = { registrarId: foreignRegistrar!.id, schemeId: foreignScheme!.id };
+    await connection.close();
+    cookie = await openSession(database.url, ours!.id);
+    mf = new Miniflare({
+      name: 'console-registry',
+      modules: true,
+      modulesRoot: dir,
+      scriptPath: join(dir, 'console-registry.js'),
+      compatibilityDate: '2026-07-01',
+      compatibilityFlags: ['nodejs_compat'],
+      routes: ['edge.test/console/identifiers*', 'edge.test/console/schemes*', 'edge.test/console/registrars*'],
+      bindings: {
+        RI_DATABASE_URL: database.url,
+        RI_APP_URL: base,
+        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        // Discovery is never reached: the console's session check reads the database only.
+        AUTH_OIDC_ISSUER: 'http://127.0.0.1:9/idp',
+        AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
+        AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
+        LOG_LEVEL: 'error',
+      },
+    });
+    await mf.ready;
+  }, 120_000);
+
+  afterAll(async () => {
+    await mf?.dispose();
+    await database?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("lists the tenant's registrars, not another tenant's, serves all three page groups, and sends a visit without a session to sign in", async () => {
+    const res = await get('/console/registrars');
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/<h1[^>]*>Registrars<\/h1>/);
+    expect(html).toContain(`href="/console/registrars/${registrarId}"`);
+    expect(html).not.toContain(foreign.registrarId);
+    expect(html).not.toContain('Foreign Registrar');
+    const schemes = await get('/console/schemes');
+    expect(schemes.status).toBe(200);
+    expect(await schemes.text()).not.toContain('Foreign GTIN');
+    expect((await get('/console/identifiers')).status).toBe(200);
+    const anonymous = await mf.dispatchFetch(`${base}/console/schemes`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(303);
+  });
+
+  it("creates a scheme with the session's CSRF token, names the field of a bad RE2 pattern, refuses a forged token, and checks values on RE2", async () => {
+    const csrf = await csrfFrom('/console/schemes/new');
+    const form = { registrarId, ...scheme, _csrf: csrf };
+    expect((await post('/console/schemes/new', { ...form, _csrf: '0'.repeat(64) })).status).toBe(403);
+    // A lookbehind is JavaScript RegExp syntax RE2 refuses: the verdict is RE2's, as on Node.
+    for (const validationPattern of ['([', '(?<=a)b']) {
+      const bad = await post('/console/schemes/new', { ...form, validationPattern });
+      expect(bad.status, validationPattern).toBe(400);
+      expect(await bad.text(), validationPattern).toMatch(/id="validationPattern-error">[^<]+</);
+    }
+    const made = await post('/console/schemes/new', form);
+    expect(made.status, await made.clone().text()).toBe(303);
+    expect(made.headers.get('location')).toBe('/console/schemes?saved=1');
+    const connection = connectDatabase(database.url, { max: 1 });
+    const rows = await connection.db.select().from(identifierSchemes).where(eq(identifierSchemes.registrarId, registrarId));
+    await connection.close();
+    expect(rows.map((r) => ({ name: r.name, validationPattern: r.validationPattern }))).toEqual([{ name: scheme.name, validationPattern: scheme.validationPattern }]);
+    const badValue = await post('/console/identifiers/new', { schemeId: rows[0]!.id, value: 'abc', _csrf: csrf });
+    expect(badValue.status).toBe(400);
+    expect(await badValue.text()).toContain('id="value-error">must match the scheme');
+    expect((await post('/console/identifiers/new', { schemeId: rows[0]!.id, value: '09520123456788', _csrf: csrf })).status).toBe(303);
+    expect(await (await get('/console/identifiers')).text()).toContain('09520123456788');
+  });
+
+  it("answers 404 for another tenant's registrar or scheme, to read or to save, and leaves it as it was", async () => {
+    const csrf = await csrfFrom('/console/registrars/new');
+    expect((await get(`/console/registrars/${foreign.registrarId}`)).status).toBe(404);
+    expect((await get(`/console/schemes/${foreign.schemeId}`)).status).toBe(404);
+    expect((await post(`/console/registrars/${foreign.registrarId}`, { name: 'Taken', namespace: 'taken', url: 'https://taken.test', _csrf: csrf })).status).toBe(404);
+    expect((await post(`/console/schemes/${foreign.schemeId}`, { ...scheme, name: 'Taken', _csrf: csrf })).status).toBe(404);
+    const connection = connectDatabase(database.url, { max: 1 });
+    const [theirs] = await connection.db.select().from(registrars).where(eq(registrars.id, foreign.registrarId));
+    const [theirScheme] = await connection.db.select().from(identifierSchemes).where(eq(identifierSchemes.id, foreign.schemeId));
+    await connection.close();
+    expect([theirs!.name, theirScheme!.name]).toEqual(['Foreign Registrar', 'Foreign GTIN']);
   });
 });
