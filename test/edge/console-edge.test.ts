@@ -16,6 +16,7 @@ import { startTestWorker } from '../rig/jobs.ts';
 import { createTestDatabase, type TestDatabase } from '../rig/databases.ts';
 import { DPP_070, renderTemplateBody, startRenderTemplateRig, type RenderTemplateRig } from '../rig/template-fixtures.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
+import { edgeBindings, startEdgeWorker, type EdgeWorker } from './edge-worker.ts';
 
 /**
  * The console bundled as edge functions and run in workerd: its assets come from the bundle (no file
@@ -135,7 +136,7 @@ const openSession = async (databaseUrl: string, tenantId: string) => {
  * the Node test app's database and a storage service: a saved template is sanitised in the request and stored.
  */
 describe('the console template pages as an edge function in workerd', () => {
-  let dir: string;
+  let edge: EdgeWorker;
   let mf: Miniflare;
   let rig: RenderTemplateRig;
   let templateId: string;
@@ -146,8 +147,6 @@ describe('the console template pages as an edge function in workerd', () => {
     mf.dispatchFetch(`${base}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'css-edge-console-templates-'));
-    await bundleEdgeEntry('functions/console-templates/edge.ts', join(dir, 'console-templates.js'));
     rig = await startRenderTemplateRig();
     const created = await rig.t.call('POST', '/api/v1/render-templates', { token: rig.token, body: renderTemplateBody({ name: 'Edge card' }) });
     expect(created.status).toBe(201);
@@ -162,32 +161,18 @@ describe('the console template pages as an edge function in workerd', () => {
       .returning();
     foreignId = theirs!.id;
     await connection.close();
-    mf = new Miniflare({
+    edge = await startEdgeWorker({
+      entry: 'functions/console-templates/edge.ts',
       name: 'console-templates',
-      modules: true,
-      modulesRoot: dir,
-      scriptPath: join(dir, 'console-templates.js'),
-      compatibilityDate: '2026-07-01',
-      compatibilityFlags: ['nodejs_compat'],
+      bindings: edgeBindings({ databaseUrl: rig.t.databaseUrl, url: base, idp: { issuer: rig.t.idp.issuer } }, {}),
       routes: ['edge.test/console/templates*'],
-      bindings: {
-        RI_DATABASE_URL: rig.t.databaseUrl,
-        RI_APP_URL: base,
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        AUTH_OIDC_ISSUER: rig.t.idp.issuer,
-        AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
-        AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
-        FETCH_ALLOW_PRIVATE_URLS: 'true',
-        LOG_LEVEL: 'error',
-      },
     });
-    await mf.ready;
+    mf = edge.mf;
   }, 180_000);
 
   afterAll(async () => {
-    await mf?.dispose();
+    await edge?.close();
     await rig?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it("lists the tenant's templates, not another tenant's, and sends a visit without a session to sign in", async () => {
@@ -237,7 +222,7 @@ describe('the console template pages as an edge function in workerd', () => {
  * for the Node worker, as the batch API does at the edge.
  */
 describe('the console batch pages as an edge function in workerd', () => {
-  let dir: string;
+  let edge: EdgeWorker;
   let mf: Miniflare;
   let rig: IssuanceRig;
   let worker: RunningWorker;
@@ -276,8 +261,6 @@ describe('the console batch pages as an edge function in workerd', () => {
   const csv = (rows: string[][]) => ['reference,organisation,facility,product,countryOfProduction', ...rows.map((r) => r.join(','))].join('\n');
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'css-edge-console-batches-'));
-    await bundleEdgeEntry('functions/console-batches/edge.ts', join(dir, 'console-batches.js'));
     rig = await startIssuanceRig();
     token = await rig.t.token('tenantA');
     const [organisation] = (await api('POST', '/organisations', [{ name: 'Edge Batteries' }])) as unknown as { id: string }[];
@@ -288,32 +271,19 @@ describe('the console batch pages as an edge function in workerd', () => {
     cookie = await openSession(rig.t.databaseUrl, await rig.t.tenantOf('tenantA'));
     // The worker installs pg-boss's schema and the queues, as it does in production before any edge enqueue.
     worker = await startTestWorker(rig.t.databaseUrl, [], createLogger('error'));
-    mf = new Miniflare({
+    edge = await startEdgeWorker({
+      entry: 'functions/console-batches/edge.ts',
       name: 'console-batches',
-      modules: true,
-      modulesRoot: dir,
-      scriptPath: join(dir, 'console-batches.js'),
-      compatibilityDate: '2026-07-01',
-      compatibilityFlags: ['nodejs_compat'],
+      bindings: edgeBindings({ databaseUrl: rig.t.databaseUrl, url: base, idp: { issuer: rig.t.idp.issuer } }, { FETCH_ALLOW_PRIVATE_URLS: 'false' }),
       routes: ['edge.test/console/batches*'],
-      bindings: {
-        RI_DATABASE_URL: rig.t.databaseUrl,
-        RI_APP_URL: base,
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        AUTH_OIDC_ISSUER: rig.t.idp.issuer,
-        AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
-        AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
-        LOG_LEVEL: 'error',
-      },
     });
-    await mf.ready;
+    mf = edge.mf;
   }, 180_000);
 
   afterAll(async () => {
-    await mf?.dispose();
+    await edge?.close();
     await worker?.stop();
     await rig?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('creates a batch from an uploaded CSV, one item per row, its job queued for the worker, and shows it', async () => {
@@ -351,7 +321,7 @@ describe('the console batch pages as an edge function in workerd', () => {
  * workerd, with the same verdicts as on Node.
  */
 describe('the console identifier, scheme and registrar pages as an edge function in workerd', () => {
-  let dir: string;
+  let edge: EdgeWorker;
   let mf: Miniflare;
   let database: TestDatabase;
   let cookie: string;
@@ -365,8 +335,6 @@ describe('the console identifier, scheme and registrar pages as an edge function
   const scheme = { name: 'Edge GTIN', primaryKey: '01', validationPattern: '^\\d{14}$', linkTemplate: '/{primaryKey}/{value}' };
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'css-edge-console-registry-'));
-    await bundleEdgeEntry('functions/console-registry/edge.ts', join(dir, 'console-registry.js'));
     database = await createTestDatabase();
     const connection = connectDatabase(database.url, { max: 1 });
     const [ours, theirs] = await connection.db.insert(tenants).values([{ name: 'Registry tenant' }, { name: 'Foreign registry tenant' }]).returning();
@@ -377,32 +345,19 @@ describe('the console identifier, scheme and registrar pages as an edge function
     foreign = { registrarId: foreignRegistrar!.id, schemeId: foreignScheme!.id };
     await connection.close();
     cookie = await openSession(database.url, ours!.id);
-    mf = new Miniflare({
+    // Discovery is never reached: the console's session check reads the database only.
+    edge = await startEdgeWorker({
+      entry: 'functions/console-registry/edge.ts',
       name: 'console-registry',
-      modules: true,
-      modulesRoot: dir,
-      scriptPath: join(dir, 'console-registry.js'),
-      compatibilityDate: '2026-07-01',
-      compatibilityFlags: ['nodejs_compat'],
+      bindings: edgeBindings({ databaseUrl: database.url, url: base, idp: { issuer: 'http://127.0.0.1:9/idp' } }, {}),
       routes: ['edge.test/console/identifiers*', 'edge.test/console/schemes*', 'edge.test/console/registrars*'],
-      bindings: {
-        RI_DATABASE_URL: database.url,
-        RI_APP_URL: base,
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        // Discovery is never reached: the console's session check reads the database only.
-        AUTH_OIDC_ISSUER: 'http://127.0.0.1:9/idp',
-        AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
-        AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
-        LOG_LEVEL: 'error',
-      },
     });
-    await mf.ready;
+    mf = edge.mf;
   }, 120_000);
 
   afterAll(async () => {
-    await mf?.dispose();
+    await edge?.close();
     await database?.drop();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it("lists the tenant's registrars, not another tenant's, serves all three page groups, and sends a visit without a session to sign in", async () => {
