@@ -41,9 +41,11 @@ binding = "HYPERDRIVE"
 
   it("finds at least one route for every edge entry in the project's wrangler.toml (or one of another entry that serves its paths)", () => {
     const routes = wranglerRoutes(readFileSync('wrangler.toml', 'utf8'));
-    // credential-status has no zone route of its own (its paths sit inside the credentials prefix): credential-records carries its routes.
+    // credential-status and identifier-links have no zone route of their own (their paths sit inside another group's
+    // prefix): credential-records and identifiers carry their routes.
     const servedByAnother: Record<string, { path: string; group: string }> = {
       'credential-status': { path: '/api/v1/credentials/c1/status/revocation', group: 'credential-records' },
+      'identifier-links': { path: '/api/v1/identifiers/i1/links/l1', group: 'identifiers' },
     };
     for (const { group } of edgeEntries()) {
       const other = servedByAnother[group];

@@ -1,60 +1,30 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dppLink, startLinkWorld, type LinkWorld } from '../../functions/identifier-links/links.test-setup.ts';
-import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
-import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
+import { edgeBindings, startEdgeWorker, type EdgeWorker } from './edge-worker.ts';
 
 /**
- * Identifier links have no edge entry of their own: their routes are registered on the identifiers group.
- * Its bundle, run in workerd (miniflare) against the Node test app's database and IDP, publishes a link to the
- * resolver double, reads it back merged with the live data, and deletes it upstream and locally.
+ * Identifier links in workerd (miniflare) against the Node test app's database and IDP, through both entries that
+ * carry them: their own (`identifier-links`, reached by a gateway's service binding) and the identifiers entry (which
+ * registers the same routes and serves them behind zone routes). Each publishes a link to the resolver double, reads
+ * it back merged with the live data, deletes it upstream and locally, refuses a bad field before sending anything,
+ * and answers another tenant's identifier with 404.
  */
-describe('identifier links through the identifiers edge function in workerd', () => {
-  let dir: string;
-  let mf: Miniflare;
+describe.each([
+  { group: 'identifier-links', routes: ['*/api/v1/identifiers/*'] },
+  { group: 'identifiers', routes: ['*/api/v1/identifiers*'] },
+])('identifier links through the $group edge entry in workerd', ({ group, routes }) => {
+  let edge: EdgeWorker;
   let w: LinkWorld;
-  const base = 'http://edge.test';
-
-  const call = async (method: string, path: string, body?: unknown) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${w.token}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await mf.dispatchFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = (method: string, path: string, body?: unknown, token = w.token) => edge.call(method, path, token, body);
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'css-edge-links-'));
-    await bundleEdgeEntry('functions/identifiers/edge.ts', join(dir, 'identifiers.js'));
     w = await startLinkWorld();
-    mf = new Miniflare({
-      modules: true,
-      modulesRoot: dir,
-      scriptPath: join(dir, 'identifiers.js'),
-      compatibilityDate: '2026-07-01',
-      compatibilityFlags: ['nodejs_compat'],
-      bindings: {
-        RI_DATABASE_URL: w.t.databaseUrl,
-        RI_APP_URL: base,
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        AUTH_OIDC_ISSUER: w.t.idp.issuer,
-        AUTH_OIDC_CLIENT_ID: TEST_APP_CLIENT.clientId,
-        AUTH_OIDC_CLIENT_SECRET: TEST_APP_CLIENT.clientSecret,
-        AUTH_OIDC_SERVICE_ACCOUNT_AUDIENCE: TEST_AUDIENCE,
-        FETCH_ALLOW_PRIVATE_URLS: 'true',
-        LOG_LEVEL: 'error',
-      },
-    });
-    await mf.ready;
+    edge = await startEdgeWorker({ entry: `functions/${group}/edge.ts`, name: group, bindings: edgeBindings({ ...w.t, url: 'http://edge.test' }), routes });
   }, 180_000);
 
   afterAll(async () => {
-    await mf?.dispose();
+    await edge?.close();
     await w?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('publishes a link to the resolver, reads it back, deletes it upstream and locally', async () => {
@@ -80,6 +50,15 @@ describe('identifier links through the identifiers edge function in workerd', ()
     const bad = await call('POST', `/api/v1/identifiers/${w.identifier.id}/links`, { links: [dppLink({ href: 'not a url' })] });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/href/);
+    expect(w.idr.calls.length).toBe(before);
+  });
+
+  it("answers another tenant's identifier with 404, sending nothing upstream", async () => {
+    const before = w.idr.calls.length;
+    const other = await w.t.token('tenantB');
+    const links = `/api/v1/identifiers/${w.identifier.id}/links`;
+    expect((await call('GET', links, undefined, other)).status).toBe(404);
+    expect((await call('POST', links, { links: [dppLink({ href: 'https://example.com/dpp/theirs' })] }, other)).status).toBe(404);
     expect(w.idr.calls.length).toBe(before);
   });
 });
