@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError } from '../../core/errors.ts';
-import { principalFromSession, SESSION_COOKIE } from '../platform/auth/browser-sessions.ts';
+import { sessionOfCookie, SESSION_COOKIE } from '../platform/auth/browser-sessions.ts';
 import type { Principal } from '../platform/env.ts';
 import { safeReturnPath } from '../auth/return-path.ts';
 import type { ConsoleEnv } from './console-env.ts';
@@ -36,19 +36,19 @@ const toSignIn = (c: Context<ConsoleEnv>) => {
 /**
  * The console is for signed-in people: the browser session of /auth (a bearer token is not a console
  * user). No session, an expired or unknown one → sign in and come back. In closed mode the session's
- * tenant follows the group claim (principalFromSession); a refused claim is a 403 page.
+ * tenant follows the group claim (sessionOfCookie); a refused claim is a 403 page.
  */
 export const requireSession: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
   const cookie = getCookie(c, SESSION_COOKIE);
   if (!cookie) return toSignIn(c);
-  let principal: Principal;
+  let session: { principal: Principal; sessionDigest: string };
   try {
-    principal = await principalFromSession(c.get('services'), cookie);
+    session = await sessionOfCookie(c.get('services'), cookie);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return toSignIn(c);
     throw error;
   }
-  c.set('principal', principal);
-  c.set('csrfToken', await csrfTokenFor(cookie));
+  c.set('principal', session.principal);
+  c.set('csrfToken', await csrfTokenFor(session.sessionDigest));
   await next();
 };

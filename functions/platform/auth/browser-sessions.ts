@@ -37,11 +37,20 @@ export const deleteBrowserSession = async (services: Services, token: string): P
 };
 
 /**
- * The principal of a session cookie. In closed mode the access token is refreshed once the
- * refresh interval has passed, and the tenant follows the group claim of the new ID token.
+ * The principal of a session cookie, with the session's stored digest (what the server keeps instead of the
+ * cookie: something to key per-session values by without holding the cookie itself). In closed mode the access
+ * token is refreshed once the refresh interval has passed, and the tenant follows the group claim of the new ID token.
  */
-export const principalFromSession = async (services: Services, token: string): Promise<Principal> => {
+export const sessionOfCookie = async (services: Services, token: string): Promise<{ principal: Principal; sessionDigest: string }> => {
   const tokenHash = await sha256Hex(token);
+  return { principal: await principalOfStoredSession(services, tokenHash), sessionDigest: tokenHash };
+};
+
+/** The principal of a session cookie (see `sessionOfCookie`). */
+export const principalFromSession = async (services: Services, token: string): Promise<Principal> =>
+  (await sessionOfCookie(services, token)).principal;
+
+const principalOfStoredSession = async (services: Services, tokenHash: string): Promise<Principal> => {
   const [row] = await services.db
     .select({ session: browserSessions, subject: users.subject })
     .from(browserSessions)
