@@ -4,7 +4,7 @@ import { csrfTokenFor } from './csrf.ts';
 
 describe('csrfTokenFor', () => {
   it("derives the token from the session's stored digest, the same when remembered, another for another session", async () => {
-    const expected = await sha256Hex('console-csrf:session-a');
+    const expected = await sha256Hex('console-csrf:digest-a');
     expect(await csrfTokenFor('digest-a')).toBe(expected);
     expect(await csrfTokenFor('digest-a')).toBe(expected);
     expect(await csrfTokenFor('digest-b')).not.toBe(expected);
