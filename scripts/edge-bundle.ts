@@ -487,7 +487,8 @@ export const edgeEntries = (functionsDir = 'functions'): EdgeEntry[] => [
 ];
 
 /**
- * `npm run build:edge` builds every entry into dist/edge; `npm run build:edge -- --analyze [group…]` also
+ * `npm run build:edge` builds every entry into dist/edge, `npm run build:edge -- <group…>` those groups' alone (each
+ * wrangler environment's build step builds its own); `npm run build:edge -- --analyze [group…]` also
  * prints where each bundle's bytes go (per package and the largest input files, from esbuild's metafile), and the
  * same for each module loaded on first use beside it. KB are 1000 bytes, as in the size budgets (test/edge/bundle-size.test.ts).
  */
