@@ -215,8 +215,8 @@ const SANITISER_POOL = join('core', 'render-templates', 'sanitize-pool.ts');
 /**
  * Render-template sanitising runs in worker threads on Node (core/render-templates/sanitize-pool.ts: piscina, so
  * a hostile template cannot stall the event loop), which an edge runtime has not; there the same sanitiser runs
- * in the request, bounded by the runtime's own CPU limit per request. It is imported where first called, so an
- * entry that reads templates but never saves one (the console's batch pages) carries no sanitize-html (~85 KB).
+ * in the request, bounded by the runtime's own CPU limit per request. It is imported where first called, so
+ * sanitize-html (~100 KB) is a module loaded on first use (see `bundleEdgeEntry`), not start-up code.
  */
 export const sanitiserInline: Plugin = {
   name: 'sanitiser-inline',
