@@ -1,7 +1,7 @@
 import { build, type Plugin } from 'esbuild';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 
@@ -215,8 +215,8 @@ const SANITISER_POOL = join('core', 'render-templates', 'sanitize-pool.ts');
 /**
  * Render-template sanitising runs in worker threads on Node (core/render-templates/sanitize-pool.ts: piscina, so
  * a hostile template cannot stall the event loop), which an edge runtime has not; there the same sanitiser runs
- * in the request, bounded by the runtime's own CPU limit per request. It is imported where first called, so an
- * entry that reads templates but never saves one (the console's batch pages) carries no sanitize-html (~85 KB).
+ * in the request, bounded by the runtime's own CPU limit per request. It is imported where first called, so
+ * sanitize-html (~100 KB) is a module loaded on first use (see `bundleEdgeEntry`), not start-up code.
  */
 export const sanitiserInline: Plugin = {
   name: 'sanitiser-inline',
@@ -357,16 +357,43 @@ export const schemaWithoutSideEffects: Plugin = {
   },
 };
 
+/** The extension of a bundle's other modules: `.mjs`, which miniflare and wrangler both load as ES modules (`.js` other than the main module is CommonJS to miniflare). */
+const CHUNK_EXTENSION = '.mjs';
+
+/** The names of a group's lazily loaded modules beside its bundle (dist/edge/ holds every group's: the group's name keeps them apart). */
+export const chunkNamesOf = (group: string) => `${group}.chunk-[hash]`;
+
+/** A module of a bundle besides its main one. */
+export interface EdgeChunk {
+  file: string;
+  bytes: number;
+  inputs: Record<string, { bytesInOutput: number }>;
+}
+
 /**
  * Bundles one edge entry the way an edge runtime (workerd) loads it: ESM, platform-neutral, the
  * `workerd`/`worker`/`browser` export conditions (postgres.js then speaks over `cloudflare:sockets`).
  * `browser` also applies packages' `browser` file maps, which the AWS SDK needs for its fetch-based
- * runtime (the storage service's S3 backend). Minified, as deployed; returns the bundle's size.
+ * runtime (the storage service's S3 backend). Minified, as deployed.
+ *
+ * Code splitting: what is imported by `import()` (RE2 in core/schemes/patterns.ts, JSON-LD expansion in
+ * core/credentials/payload-validation.ts, the QR encoder in core/qr/qr-code.ts, the sanitiser) becomes modules of
+ * their own beside the bundle, `<group>.chunk-<hash>.mjs`, which an isolate loads on first use only. Modules that
+ * both sides use are in the bundle or in a chunk it imports statically, one instance each (so `instanceof` holds
+ * across them). The bundle, `outfile` (`<group>.js`, wrangler's `main`), and the chunks it imports statically are
+ * what an isolate parses at start-up and what the size budget guards: `bytes` (and `inputs`, where they come from);
+ * `onFirstUse` lists the chunks loaded only by `import()`, `startUp` the static ones.
  */
 export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 'neutral' | 'browser' = 'neutral') => {
+  const dir = dirname(outfile);
+  const group = basename(outfile, '.js');
   const result = await build({
-    entryPoints: [entry],
-    outfile,
+    entryPoints: [{ in: entry, out: group }],
+    outdir: dir,
+    splitting: true,
+    chunkNames: chunkNamesOf(group),
+    entryNames: chunkNamesOf(group),
+    outExtension: { '.js': CHUNK_EXTENSION },
     bundle: true,
     format: 'esm',
     platform,
@@ -380,12 +407,39 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
         ? [awsXmlParserWithoutDom, zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, unusedOnEdge]
         : [zodEnglishOnly, zodOpenApiExtendsZodTypeOnly, openApiWithoutGenerators, unusedOnEdge, schemaWithoutSideEffects, examplesOnlyInDocument, filesInlinedAtBundleTime, sanitiserInline, qrcodeBrowserBuild, jsonLdBrowserFiles, jsonLdExpansionOnly, artefactsModule],
     metafile: true,
+    write: false,
     logLevel: 'error',
   });
-  const [output] = Object.values(result.metafile.outputs);
+  const outputs = new Map(Object.entries(result.metafile.outputs).map(([path, output]) => [resolve(path), output]));
+  // The main module: the output of the entry point. esbuild names it like a chunk; it is written as `<group>.js`.
+  const [mainPath, main] = [...outputs].find(([, output]) => output.entryPoint !== undefined && resolve(output.entryPoint) === resolve(entry))!;
+  const importsOf = (path: string, kind: 'import-statement' | 'dynamic-import') =>
+    outputs.get(path)!.imports.filter((i) => i.kind === kind && !i.external).map((i) => resolve(i.path));
+  const startUp = new Set([mainPath]);
+  for (const path of startUp) for (const imported of importsOf(path, 'import-statement')) startUp.add(imported);
+  for (const [path] of outputs) if (importsOf(path, 'import-statement').includes(mainPath) || importsOf(path, 'dynamic-import').includes(mainPath)) throw new Error(`${group}: ${path} imports the main module`);
+  // The group's chunks of an earlier build go (their hashes differ): wrangler uploads every file its rules match.
+  mkdirSync(dir, { recursive: true });
+  for (const stale of readdirSync(dir).filter((f) => f.startsWith(`${group}.chunk-`) && f.endsWith(CHUNK_EXTENSION))) rmSync(join(dir, stale));
+  for (const file of result.outputFiles) writeFileSync(resolve(file.path) === mainPath ? outfile : file.path, file.contents);
   // A bundle that may read the bundled artefacts gets their module beside it (the same for every bundle).
-  if (output!.imports.some((i) => i.path === `./${ARTEFACTS_MODULE}`)) writeFileSync(join(dirname(outfile), ARTEFACTS_MODULE), artefactsModuleSource());
-  return { bytes: output!.bytes, inputs: output!.inputs };
+  const readsArtefacts = [...outputs.values()].some((output) => output.imports.some((i) => i.path === `./${ARTEFACTS_MODULE}`));
+  if (readsArtefacts) writeFileSync(join(dir, ARTEFACTS_MODULE), artefactsModuleSource());
+  const chunk = (path: string): EdgeChunk => ({ file: basename(path), bytes: outputs.get(path)!.bytes, inputs: outputs.get(path)!.inputs });
+  const staticChunks = [...startUp].filter((p) => p !== mainPath).map(chunk);
+  const inputs: Record<string, { bytesInOutput: number }> = {};
+  for (const path of startUp) for (const [file, { bytesInOutput }] of Object.entries(outputs.get(path)!.inputs)) inputs[file] = { bytesInOutput: (inputs[file]?.bytesInOutput ?? 0) + bytesInOutput };
+  return {
+    /** What an isolate parses at start-up: the bundle and the chunks it imports statically. */
+    bytes: [...startUp].reduce((sum, path) => sum + outputs.get(path)!.bytes, 0),
+    inputs,
+    /** The chunks the bundle imports statically (code it shares with a module loaded on first use). */
+    startUp: staticChunks,
+    /** The modules loaded by `import()` on first use (and the chunks only they import). */
+    onFirstUse: [...outputs.keys()].filter((p) => !startUp.has(p)).map(chunk),
+    /** Whether it may import the bundled artefacts' module (`ARTEFACTS_MODULE`, beside it). */
+    readsArtefacts,
+  };
 };
 
 /** The package an input file belongs to (`zod`, `@hono/zod-openapi`), or our own top directory (`core/`). */
@@ -433,9 +487,10 @@ export const edgeEntries = (functionsDir = 'functions'): EdgeEntry[] => [
 ];
 
 /**
- * `npm run build:edge` builds every entry into dist/edge; `npm run build:edge -- --analyze [group…]` also
- * prints where each bundle's bytes go (per package and the largest input files, from esbuild's metafile).
- * KB are 1000 bytes, as in the size budgets (test/edge/bundle-size.test.ts).
+ * `npm run build:edge` builds every entry into dist/edge, `npm run build:edge -- <group…>` those groups' alone (each
+ * wrangler environment's build step builds its own); `npm run build:edge -- --analyze [group…]` also
+ * prints where each bundle's bytes go (per package and the largest input files, from esbuild's metafile), and the
+ * same for each module loaded on first use beside it. KB are 1000 bytes, as in the size budgets (test/edge/bundle-size.test.ts).
  */
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
@@ -444,13 +499,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
   for (const { group, entry, platform } of edgeEntries().filter((e) => only.length === 0 || only.includes(e.group))) {
     const outfile = join('dist', 'edge', `${group}.js`);
-    const { bytes, inputs } = await bundleEdgeEntry(entry, outfile, platform);
+    const { bytes, inputs, onFirstUse: chunks } = await bundleEdgeEntry(entry, outfile, platform);
     const gzipped = gzipSync(readFileSync(outfile)).length;
-    console.log(`${outfile}: ${kb(bytes)} minified, ${kb(gzipped)} gzip`);
+    const lazy = chunks.length === 0 ? '' : `; loaded on first use: ${chunks.length} modules, ${kb(chunks.reduce((sum, c) => sum + c.bytes, 0))}`;
+    console.log(`${outfile}: ${kb(bytes)} minified at start-up, ${kb(gzipped)} gzip (the bundle alone)${lazy}`);
     if (!analyze) continue;
-    const { packages, files } = analyzeInputs(inputs);
-    for (const { name, bytes: b } of packages) console.log(`  ${kb(b).padStart(10)}  ${name}`);
-    console.log('  largest files:');
-    for (const { file, bytes: b } of files) console.log(`  ${kb(b).padStart(10)}  ${file.replace(/^.*node_modules\//, '')}`);
+    for (const [name, of, top] of [[outfile, inputs, 15] as const, ...chunks.map((c) => [`${c.file} (on first use, ${kb(c.bytes)})`, c.inputs, 5] as const)]) {
+      const { packages, files } = analyzeInputs(of, top);
+      console.log(`  ${name}:`);
+      for (const { name: p, bytes: b } of packages) console.log(`  ${kb(b).padStart(10)}  ${p}`);
+      console.log('  largest files:');
+      for (const { file, bytes: b } of files) console.log(`  ${kb(b).padStart(10)}  ${file.replace(/^.*node_modules\//, '')}`);
+    }
   }
 }

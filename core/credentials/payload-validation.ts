@@ -4,8 +4,8 @@ import type { Fetcher } from '../net/fetcher.ts';
 import type { DocumentSettings } from '../settings/document-settings.ts';
 import { createBundledArtefacts, type BundledArtefacts } from './bundled-artefacts.ts';
 import { conformityWarnings, hasConformityChecks, type IssuanceWarning } from './conformity-warnings.ts';
-import { createDocumentSource } from './document-source.ts';
-import { createJsonLdExpansion } from './jsonld-expansion.ts';
+import { createDocumentSource, type DocumentSource } from './document-source.ts';
+import type { JsonLdExpansion } from './jsonld-expansion.ts';
 import { createJsonLdCheck } from './jsonld-verdict-cache.ts';
 import { PAYLOAD_FIELD } from './payload-errors.ts';
 import { createSchemaValidation } from './schema-validation.ts';
@@ -33,13 +33,33 @@ export const resolvedDataModel = (model: DataModelFields, parent?: DataModelFiel
 });
 
 /**
+ * JSON-LD expansion (jsonld-expansion.ts: jsonld.js and our context caches, ~80 KB minified) imported on the first
+ * expansion, not with this module: the verdict cache (jsonld-verdict-cache.ts) answers a payload of a shape that
+ * already expanded without it, and an edge bundle carries it as a module of its own, loaded only when a payload
+ * must really be expanded (scripts/edge-bundle.ts splits it off). The same expansion either way.
+ */
+const expansionOnFirstUse = (documents: DocumentSource, settings: DocumentSettings): JsonLdExpansion => {
+  let loading: Promise<JsonLdExpansion> | undefined;
+  return async (payload) => {
+    loading ??= import('./jsonld-expansion.ts').then(
+      ({ createJsonLdExpansion }) => createJsonLdExpansion(documents, settings),
+      (error: unknown) => {
+        loading = undefined; // the next expansion tries again
+        throw error;
+      },
+    );
+    return (await loading)(payload);
+  };
+};
+
+/**
  * The long-lived part of payload validation: document caches, compiled schemas, processed contexts
  * and the shapes that expanded. Build one per process (web or worker) and hand it to every issuance.
  * `expand` always expands; `checkJsonLd` is the same verdict, remembered by shape (jsonld-verdict-cache.ts).
  */
 export const createPayloadChecks = (fetcher: Fetcher, settings: DocumentSettings, bundled: BundledArtefacts = createBundledArtefacts()) => {
   const documents = createDocumentSource(fetcher, settings, bundled);
-  const expand = createJsonLdExpansion(documents, settings);
+  const expand = expansionOnFirstUse(documents, settings);
   return { validateSchemas: createSchemaValidation(documents), expand, checkJsonLd: createJsonLdCheck(documents, settings, expand) };
 };
 

@@ -61,7 +61,7 @@ export const publishLinks = async (
   const links = input.links.map(canonical).map((l) => publishedFields(l) as PublishedLink);
   assertDistinctLinks(links);
   const { scheme } = identifier;
-  const qualifierPath = normaliseQualifierPath(input.qualifierPath ?? '/', scheme.qualifiers);
+  const qualifierPath = await normaliseQualifierPath(input.qualifierPath ?? '/', scheme.qualifiers);
   const instance = await resolveIdrInstance(deps, tenantId, [scheme.idrServiceInstanceId, scheme.registrar.idrServiceInstanceId]);
   const { adapter, config } = await adapterFor(deps, instance);
   const document = documentOf(identifier, qualifierPath);

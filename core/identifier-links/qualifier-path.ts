@@ -16,7 +16,7 @@ const byOrder = (a: Qualifier, b: Qualifier) => a.order - b.order || a.key.local
  * lists a document's links only under numeric qualifier keys, and a link we cannot list back we
  * could neither record nor remove. The path's shape (`/` or `/key/value` pairs) is checked by the route.
  */
-export const normaliseQualifierPath = (path: string, qualifiers: Qualifier[]): string => {
+export const normaliseQualifierPath = async (path: string, qualifiers: Qualifier[]): Promise<string> => {
   if (path === '/') return '/';
   const segments = path.split('/').slice(1);
   const pairs: { qualifier: Qualifier; value: string }[] = [];
@@ -29,7 +29,7 @@ export const normaliseQualifierPath = (path: string, qualifiers: Qualifier[]): s
     }
     if (pairs.some((p) => p.qualifier.key === key)) throw badRequest(`qualifierPath: qualifier key '${key}' is given twice`);
     if (!/^\d+$/.test(key)) throw badRequest(`qualifierPath: '${key}' is not numeric; the identity resolver 4.0.0 only lists links under numeric qualifier keys`);
-    if (!matchesPattern(qualifier.validationPattern, value)) {
+    if (!(await matchesPattern(qualifier.validationPattern, value))) {
       throw badRequest(`qualifierPath: value '${value}' of '${key}' must match the qualifier's validationPattern ${qualifier.validationPattern}`);
     }
     pairs.push({ qualifier, value });

@@ -50,8 +50,8 @@ export const findIdentifier = (db: Database, tenantId: string, id: string) =>
   });
 
 /** The value rule of every identifier: it matches its scheme's validationPattern. */
-export const assertValueMatchesScheme = (scheme: { validationPattern: string }, value: string): void => {
-  if (!matchesPattern(scheme.validationPattern, value)) {
+export const assertValueMatchesScheme = async (scheme: { validationPattern: string }, value: string): Promise<void> => {
+  if (!(await matchesPattern(scheme.validationPattern, value))) {
     throw badRequest(`value: must match the scheme's validationPattern ${scheme.validationPattern}`);
   }
 };
@@ -68,7 +68,7 @@ export const createIdentifier = async (
   try {
     return await db.transaction(async (tx) => {
       const scheme = await lockUsableScheme(tx, tenantId, input.schemeId, 'schemeId');
-      assertValueMatchesScheme(scheme, input.value);
+      await assertValueMatchesScheme(scheme, input.value);
       const [row] = await tx
         .insert(identifiers)
         .values({ tenantId, schemeId: scheme.id, value: input.value })
@@ -97,7 +97,7 @@ export const updateIdentifierValue = async (db: Database, tenantId: string, id: 
         .from(identifierSchemes)
         .where(eq(identifierSchemes.id, row.schemeId))
         .for('share');
-      assertValueMatchesScheme(scheme!, value);
+      await assertValueMatchesScheme(scheme!, value);
       await tx
         .update(identifiers)
         .set({ value, updatedAt: new Date() })

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { pngBytes } from './png-encoder.ts';
 
 export type ErrorCorrection = 'L' | 'M' | 'Q' | 'H';
@@ -14,13 +13,18 @@ export const QR_SIZE = { min: 64, max: 2048, default: 256 } as const;
 /** The blank border the QR standard asks for around the code, in modules. */
 const QUIET_ZONE = 4;
 
-/** The code's dark modules as a square grid (true = dark), quiet zone not included. */
-const moduleGrid = (text: string, options: QrCodeOptions) => {
+/**
+ * The code's dark modules as a square grid (true = dark), quiet zone not included. The QR library (~25 KB minified)
+ * is imported on the first code drawn, not with this module: an edge bundle carries it as a module of its own,
+ * loaded only when a page or an API call draws a code (scripts/edge-bundle.ts splits it off).
+ */
+const moduleGrid = async (text: string, options: QrCodeOptions) => {
   const size = options.size ?? QR_SIZE.default;
   if (!Number.isInteger(size) || size < QR_SIZE.min || size > QR_SIZE.max) {
     throw new RangeError(`size: must be an integer from ${QR_SIZE.min} to ${QR_SIZE.max}`);
   }
   // Only the library's encoder is used (the same on Node, workerd and in a browser); both images are drawn here.
+  const { default: QRCode } = await import('qrcode');
   const code = QRCode.create(text, { errorCorrectionLevel: options.errorCorrection ?? 'M' });
   const count = code.modules.size;
   const dark = (row: number, col: number) => code.modules.data[row * count + col] === 1;
@@ -29,7 +33,7 @@ const moduleGrid = (text: string, options: QrCodeOptions) => {
 
 /** The QR code of `text` as an SVG document: one path of dark modules on white, crisp at any scale. */
 export const qrCodeSvg = async (text: string, options: QrCodeOptions = {}): Promise<string> => {
-  const { size, count, dark } = moduleGrid(text, options);
+  const { size, count, dark } = await moduleGrid(text, options);
   const side = count + 2 * QUIET_ZONE;
   let path = '';
   for (let row = 0; row < count; row += 1) {
@@ -50,7 +54,7 @@ export const qrCodeSvg = async (text: string, options: QrCodeOptions = {}): Prom
  * is `size` pixels wide or a little less (never blurred); it is never smaller than one pixel per module.
  */
 export const qrCodePng = async (text: string, options: QrCodeOptions = {}): Promise<Uint8Array> => {
-  const { size, count, dark } = moduleGrid(text, options);
+  const { size, count, dark } = await moduleGrid(text, options);
   const side = count + 2 * QUIET_ZONE;
   const scale = Math.max(1, Math.floor(size / side));
   const pixels = side * scale;

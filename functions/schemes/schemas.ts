@@ -7,8 +7,9 @@ import { idText, nonBlankText, text } from '../platform/fields.ts';
 const pattern = () =>
   text('pattern')
     .min(1, 'must not be empty')
-    .superRefine((value, ctx) => {
-      const problem = patternProblem(value);
+    // Async: RE2 is loaded on first use (core/schemes/patterns.ts), so these schemas are parsed with parseAsync.
+    .superRefine(async (value, ctx) => {
+      const problem = await patternProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .openapi({ description: 'RE2 regular expression (linear time; no lookaround or backreferences), applied as written (anchor it yourself)' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../core/crypto/encoding.ts';
+import { patternProblem } from '../../core/schemes/patterns.ts';
 import { connectDatabase } from '../../db/client.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { RunningWorker } from '../../consumers/worker.ts';
@@ -11,7 +12,9 @@ import { createLogger } from '../../core/logging/logger.ts';
 import { browserSessions, credentialBatches, identifierSchemes, organisations, registrars, renderTemplates, serviceInstances, tenants, users } from '../../db/schema/index.ts';
 import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
 import { csrfTokenIn } from '../rig/console-user.ts';
-import { startIssuanceRig, type IssuanceRig } from '../rig/credential-fixtures.ts';
+import { pointStorageInstance, startIssuanceRig, type IssuanceRig } from '../rig/credential-fixtures.ts';
+import { pointVcInstance } from '../rig/did-fixtures.ts';
+import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
 import { startTestWorker } from '../rig/jobs.ts';
 import { createTestDatabase, type TestDatabase } from '../rig/databases.ts';
 import { DPP_070, renderTemplateBody, startRenderTemplateRig, type RenderTemplateRig } from '../rig/template-fixtures.ts';
@@ -121,6 +124,9 @@ describe('the console as edge functions in workerd', () => {
   });
 });
 
+/** Text as the console's pages write it (hono/jsx escapes these five). */
+const escapeHtml = (text: string) => text.replace(/[&<>'"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#39;', '"': '&quot;' })[c]!);
+
 /** A console session of a new person in `tenantId`, written as sign-in writes it; its cookie header. */
 const openSession = async (databaseUrl: string, tenantId: string) => {
   const token = `edge-session-${crypto.randomUUID()}`;
@@ -219,15 +225,20 @@ describe('the console template pages as an edge function in workerd', () => {
 /**
  * The batch pages from their own edge entry (`console-batches`, route `/console/batches*`): an uploaded CSV is
  * parsed by papaparse in workerd (without Node's stream), and the batch is created with its jobs queued in SQL
- * for the Node worker, as the batch API does at the edge.
+ * for the Node worker, as the batch API does at the edge. Beside it, on the same rig and master data, the issue
+ * pages from theirs (`console-issue`, route `/console/issue*`): issuance from the pickers in workerd, its JSON-LD
+ * expansion, RE2 and QR encoder loaded on first use and its contexts from the bundled artefacts (their hosts are
+ * offline here).
  */
-describe('the console batch pages as an edge function in workerd', () => {
+describe('the console batch and issue pages as edge functions in workerd', () => {
   let edge: EdgeWorker;
+  let issueEdge: EdgeWorker;
   let mf: Miniflare;
   let rig: IssuanceRig;
   let worker: RunningWorker;
   let token: string;
   let data: { organisation: { id: string }; facility: { id: string }; product: { id: string }; did: { id: string } };
+  let foreignProductId: string;
   let cookie: string;
   const base = 'http://edge.test';
 
@@ -263,25 +274,39 @@ describe('the console batch pages as an edge function in workerd', () => {
   beforeAll(async () => {
     rig = await startIssuanceRig();
     token = await rig.t.token('tenantA');
+    const registrar = await api('POST', '/registrars', { name: 'GS1', namespace: 'gs1', url: 'https://id.gs1.example' });
+    const scheme = await api('POST', '/schemes', { registrarId: registrar.id, name: 'GTIN', primaryKey: '01', validationPattern: '^\\d{14}$', linkTemplate: '/{primaryKey}/{value}' });
+    const gtin = await api('POST', '/identifiers', { schemeId: scheme.id, value: '09520123456788' });
     const [organisation] = (await api('POST', '/organisations', [{ name: 'Edge Batteries' }])) as unknown as { id: string }[];
     const [facility] = (await api('POST', '/facilities', [{ name: 'Edge Plant', operatingOrganisationId: organisation!.id }])) as unknown as { id: string }[];
-    const [product] = (await api('POST', '/products', [{ name: 'Edge Cell', level: 'MODEL', producedByOrganisationId: organisation!.id, manufacturingFacilityId: facility!.id }])) as unknown as { id: string }[];
+    const [product] = (await api('POST', '/products', [{ name: 'Edge Cell', level: 'MODEL', producedByOrganisationId: organisation!.id, manufacturingFacilityId: facility!.id, primaryIdentifierId: gtin.id }])) as unknown as { id: string }[];
     const did = await api('POST', '/dids', { type: 'MANAGED', method: 'DID_WEB', alias: `edge-${crypto.randomUUID().slice(0, 8)}` });
     data = { organisation: organisation!, facility: facility!, product: product!, did };
+    const foreign = await rig.t.call('POST', '/api/v1/products', { token: await rig.t.token('tenantB'), body: [{ name: 'Foreign Cell', level: 'MODEL' }] });
+    expect(foreign.status, foreign.text).toBe(201);
+    foreignProductId = (foreign.body as { id: string }[])[0]!.id;
     cookie = await openSession(rig.t.databaseUrl, await rig.t.tenantOf('tenantA'));
     // The worker installs pg-boss's schema and the queues, as it does in production before any edge enqueue.
     worker = await startTestWorker(rig.t.databaseUrl, [], createLogger('error'));
-    edge = await startEdgeWorker({
-      entry: 'functions/console-batches/edge.ts',
-      name: 'console-batches',
-      bindings: edgeBindings({ databaseUrl: rig.t.databaseUrl, url: base, idp: { issuer: rig.t.idp.issuer } }, { FETCH_ALLOW_PRIVATE_URLS: 'false' }),
-      routes: ['edge.test/console/batches*'],
-    });
+    // Its start-up seeds the system service instances from its own settings: they go back to the rig's VC and storage.
+    await pointVcInstance(rig.t, SYSTEM_SERVICE_IDS.VC, rig.vc);
+    await pointStorageInstance(rig.t, SYSTEM_SERVICE_IDS.STORAGE, rig.storage.url);
+    [edge, issueEdge] = await Promise.all([
+      startEdgeWorker({
+        entry: 'functions/console-batches/edge.ts',
+        name: 'console-batches',
+        bindings: edgeBindings({ databaseUrl: rig.t.databaseUrl, url: base, idp: { issuer: rig.t.idp.issuer } }, { FETCH_ALLOW_PRIVATE_URLS: 'false' }),
+        routes: ['edge.test/console/batches*'],
+      }),
+      // Issuance reaches the VC and storage services on loopback, as the API's issuance entry does in its test.
+      startEdgeWorker({ entry: 'functions/console-issue/edge.ts', name: 'console-issue', bindings: edgeBindings(rig.t), routes: ['edge.test/console/issue*'] }),
+    ]);
     mf = edge.mf;
   }, 180_000);
 
   afterAll(async () => {
     await edge?.close();
+    await issueEdge?.close();
     await worker?.stop();
     await rig?.close();
   });
@@ -312,6 +337,45 @@ describe('the console batch pages as an edge function in workerd', () => {
     expect(unparsable.status).toBe(400);
     expect(unparsable.html).toMatch(/row \d+: /);
     expect(await batchCount()).toBe(before);
+  });
+
+  /** A form posted to the issue entry, as a browser posts it. */
+  const postIssue = (path: string, form: Record<string, string>) =>
+    issueEdge.mf.dispatchFetch(`${base}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  const issueChoices = () => ({ dataModelId: DPP_070, organisation: data.organisation.id, facility: data.facility.id, product: data.product.id, countryOfProduction: 'au', issuerDid: data.did.id, encrypt: 'true' });
+  const credentialCount = async () => ((await api('GET', '/credentials?limit=100', undefined, 200)) as unknown as { data: unknown[] }).data.length;
+
+  it('issues a product passport from the pickers: the form, the preview, the result page with its QR code; Node reads the credential', async () => {
+    const form = await issueEdge.mf.dispatchFetch(`${base}/console/issue?dataModelId=${DPP_070}`, { headers: { cookie } });
+    expect(form.status).toBe(200);
+    const formHtml = await form.text();
+    expect(formHtml).toContain('Edge Cell (model)');
+    const csrf = csrfTokenIn(formHtml)!;
+    const preview = await postIssue('/console/issue/preview', { ...issueChoices(), _csrf: csrf });
+    const previewHtml = await preview.text();
+    expect(preview.status, previewHtml).toBe(200);
+    expect(previewHtml).toContain('https://id.gs1.example/01/09520123456788');
+    const key = previewHtml.match(/name="idempotencyKey" value="([0-9a-f-]{36})"/)![1]!;
+    const issued = await postIssue('/console/issue', { ...issueChoices(), idempotencyKey: key, _csrf: csrf });
+    const html = await issued.text();
+    expect(issued.status, html).toBe(201);
+    expect(html).toContain('Credential issued');
+    expect(html).toMatch(/<svg[^>]*aria-label="QR code"/);
+    const decryptionKey = html.match(/id="decryption-key">([0-9a-f]{64})</)![1];
+    const id = html.match(/href="\/console\/credentials\/([^"]+)"/)![1]!;
+    const record = await api('GET', `/credentials/${id}`, undefined, 200);
+    expect(record).toMatchObject({ credentialType: 'DigitalProductPassport', version: '0.7.0', encrypted: true, decryptionKey, productId: data.product.id });
+  });
+
+  it("refuses an issue form without the CSRF token, and answers 404 for another tenant's product, issuing nothing", async () => {
+    const before = await credentialCount();
+    const csrf = csrfTokenIn(await (await issueEdge.mf.dispatchFetch(`${base}/console/issue?dataModelId=${DPP_070}`, { headers: { cookie } })).text())!;
+    const key = crypto.randomUUID();
+    expect((await postIssue('/console/issue', { ...issueChoices(), idempotencyKey: key })).status).toBe(403);
+    const foreign = await postIssue('/console/issue', { ...issueChoices(), product: foreignProductId, idempotencyKey: key, _csrf: csrf });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.text()).not.toContain('Foreign Cell');
+    expect(await credentialCount()).toBe(before);
   });
 });
 
@@ -380,11 +444,13 @@ describe('the console identifier, scheme and registrar pages as an edge function
     const csrf = await csrfFrom('/console/schemes/new');
     const form = { registrarId, ...scheme, _csrf: csrf };
     expect((await post('/console/schemes/new', { ...form, _csrf: '0'.repeat(64) })).status).toBe(403);
-    // A lookbehind is JavaScript RegExp syntax RE2 refuses: the verdict is RE2's, as on Node.
+    // A lookbehind is JavaScript RegExp syntax RE2 refuses: the verdict is RE2's (loaded on first use in workerd),
+    // message for message as on Node.
     for (const validationPattern of ['([', '(?<=a)b']) {
       const bad = await post('/console/schemes/new', { ...form, validationPattern });
       expect(bad.status, validationPattern).toBe(400);
-      expect(await bad.text(), validationPattern).toMatch(/id="validationPattern-error">[^<]+</);
+      const onNode = escapeHtml((await patternProblem(validationPattern))!);
+      expect(await bad.text(), validationPattern).toContain(`id="validationPattern-error">${onNode}<`);
     }
     const made = await post('/console/schemes/new', form);
     expect(made.status, await made.clone().text()).toBe(303);

@@ -54,5 +54,8 @@ binding = "HYPERDRIVE"
     }
     expect(pickGroup('/api/v1/credentials/c1', routes)).toBe('credential-records');
     expect(pickGroup('/api/v1/registrars/r1', routes)).toBe('registrars');
+    // The console's issue pages have their own entry; the rest of the console stays with the console entry.
+    expect(pickGroup('/console/issue/preview', routes)).toBe('console-issue');
+    expect(pickGroup('/console/products', routes)).toBe('console');
   });
 });

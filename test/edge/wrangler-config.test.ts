@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,10 +31,10 @@ describe('wrangler.toml', () => {
     }
   });
 
-  it('gives every environment a build step of its own (the top-level one refuses)', () => {
+  it('gives every environment a build step of its own, building its own bundle (the top-level one refuses)', () => {
     for (const group of environments) {
       const section = wrangler.split(`[env.${group}]`)[1]!.split(/^\[/m)[0]!;
-      expect(section, group).toMatch(/^build = \{ command = "npm run build:edge" \}$/m);
+      expect(section, group).toMatch(new RegExp(`^build = \\{ command = "npm run build:edge -- ${group}" \\}$`, 'm'));
     }
   });
 
@@ -123,10 +123,15 @@ describe('wrangler.toml', () => {
     expect(stdout).toContain('dist/edge/registrars.js');
   }, 180_000);
 
-  it('deploys the credential records (without issuance) from our bundle on the credentials path (dry run)', async () => {
+  it('deploys the credential records (without issuance) from our bundle on the credentials path, with its own chunks (dry run)', async () => {
     const stdout = await dryRun('credential-records');
     expect(stdout).toContain('--dry-run: exiting now');
     expect(stdout).toContain('dist/edge/credential-records.js');
+    // Its modules loaded on first use (scripts/edge-bundle.ts) are uploaded with it, and no other group's.
+    const chunks = readdirSync('dist/edge').filter((f) => f.startsWith('credential-records.chunk-'));
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const chunk of chunks) expect(stdout).toContain(chunk);
+    expect(stdout).toContain(`Total (${chunks.length} modules)`);
     expect(stdout).toContain('env.HYPERDRIVE');
     expect(wrangler.split('[env.credential-records]')[1]!.split(/^\[/m)[0]).toContain('pattern = "credentials.example.com/api/v1/credentials/*"');
   }, 180_000);

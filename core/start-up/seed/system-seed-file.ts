@@ -106,7 +106,7 @@ export const readSystemSeedFile = async (path: string): Promise<SystemSeed> => {
   } catch (error) {
     throw seedFileError(path, `is not valid JSON (${(error as Error).message})`);
   }
-  const parsed = systemSeedSchema.safeParse(json);
+  const parsed = await systemSeedSchema.safeParseAsync(json);
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
     throw seedFileError(path, `${issuePath(issue!.path) || 'file'}: ${issue!.message}`);

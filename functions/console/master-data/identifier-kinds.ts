@@ -11,7 +11,7 @@ import type { ConsoleEnv } from '../console-env.ts';
 
 /**
  * Identifiers, their schemes and registrars. Apart from the other master data: a scheme's pattern is checked on
- * RE2 (re2js), too large to share the console's edge bundle, so these pages have an edge entry of their own
+ * RE2 (re2js, loaded on first use), and these pages have an edge entry of their own
  * (functions/console-registry/edge.ts).
  */
 export const IDENTIFIERS: MasterKind = {

@@ -23,9 +23,12 @@ const toInput = (kind: MasterKind, fields: Record<string, string>, editing: bool
   return input;
 };
 
-/** The API's validation, message by message, beside the field each names (others above the form). */
-const validationErrors = (kind: MasterKind, input: unknown, editing: boolean): FieldErrors | undefined => {
-  const result = (editing ? kind.updateSchema : kind.createSchema).safeParse(input);
+/**
+ * The API's validation, message by message, beside the field each names (others above the form). Parsed async, as
+ * the API parses: a scheme's pattern is checked on RE2, which loads on first use (core/schemes/patterns.ts).
+ */
+const validationErrors = async (kind: MasterKind, input: unknown, editing: boolean): Promise<FieldErrors | undefined> => {
+  const result = await (editing ? kind.updateSchema : kind.createSchema).safeParseAsync(input);
   if (result.success) return undefined;
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {
@@ -89,7 +92,7 @@ const submit = async (c: Context<ConsoleEnv>, kind: MasterKind, id: string | und
   const fields = await readForm(c);
   const editing = id !== undefined;
   const input = toInput(kind, fields, editing);
-  const invalid = validationErrors(kind, input, editing);
+  const invalid = await validationErrors(kind, input, editing);
   if (invalid) return renderForm(c, kind, { id, values: fields, errors: invalid, status: 400 });
   const { db } = c.get('services');
   try {
