@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callFrom } from '../../test/rig/call-from.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/rig/databases.ts';
@@ -76,5 +77,40 @@ describe('verify limits shared by two web processes', () => {
     expect((await first).body.code).toBe('UNSUPPORTED_CREDENTIAL_TYPE');
     const after = await callFrom('127.0.0.6', 'POST', `${b.url}${VERIFY_PATH}`, { uri: held.url });
     expect(after.body.code).toBe('UNSUPPORTED_CREDENTIAL_TYPE');
+  });
+
+  it('requests arriving at once at both processes: exactly VERIFY_MAX_CONCURRENCY is admitted, every other one 429 VERIFY_BUSY; one client gets no more than its allowance', async () => {
+    const [a, b] = webs as [(typeof webs)[0], (typeof webs)[0]];
+    // A source path that counts the verifications reaching it and holds them until released.
+    const waiting: ServerResponse[] = [];
+    let settled = 0;
+    let everyoneAccounted!: () => void;
+    const accounted = new Promise<void>((resolve) => (everyoneAccounted = resolve));
+    const callers = 8;
+    const check = () => settled + waiting.length === callers && everyoneAccounted();
+    source.routes.set('/crowd', (_req, res) => {
+      waiting.push(res);
+      check();
+    });
+    const calls = Array.from({ length: callers }, (_, i) =>
+      callFrom(`127.0.0.${20 + i}`, 'POST', `${(i % 2 ? a : b).url}${VERIFY_PATH}`, { uri: `${source.url}/crowd` }).then((answer) => {
+        settled += 1;
+        check();
+        return answer;
+      }),
+    );
+    await accounted;
+    expect(waiting).toHaveLength(1);
+    for (const res of waiting) res.writeHead(200, { 'content-type': 'application/json' }).end('{"not":"a credential"}');
+    const answers = await Promise.all(calls);
+    expect(answers.filter((answer) => answer.status === 429 && answer.body.code === 'VERIFY_BUSY')).toHaveLength(callers - 1);
+    expect(answers.filter((answer) => answer.body.code === 'UNSUPPORTED_CREDENTIAL_TYPE')).toHaveLength(1);
+
+    // One client at once at both processes: its allowance (4 a minute) gets past the rate limit (then
+    // the one slot admits some, VERIFY_BUSY the others: every request counts), the rest is RATE_LIMITED.
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => callFrom('127.0.0.40', 'POST', `${(i % 2 ? a : b).url}${VERIFY_PATH}`, { uri: 'not a url' })));
+    expect(burst.filter((answer) => answer.status === 400 || answer.body.code === 'VERIFY_BUSY')).toHaveLength(4);
+    expect(burst.filter((answer) => answer.status === 400).length).toBeGreaterThanOrEqual(1);
+    expect(burst.filter((answer) => answer.status === 429 && answer.body.code === 'RATE_LIMITED' && Number(answer.headers['retry-after']) >= 1)).toHaveLength(6);
   });
 });
