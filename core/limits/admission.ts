@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { secondsUntilToken } from './client-rate-limit.ts';
 
@@ -12,15 +12,28 @@ export interface AdmissionLimits {
 /** Let in with a lease to leave with (leaveConcurrency), or refused by the client's rate or by every slot taken. */
 export type Admission = { admitted: true; lease: string } | { admitted: false; retryAfterSeconds: number; busy: false } | { admitted: false; busy: true };
 
+/** What `limits_admit` answers: the client's bucket as the request left it, and the lease when one was taken. */
+export type AdmissionRow = { tokens: number; granted: boolean; lease: string | null };
+
+type Bound<T> = { [K in keyof T]: { [F in keyof T[K]]: T[K][F] | Placeholder } };
+
 /**
- * A request's admission in one round trip: `limits_admit` (migration 0019) takes the client's token
- * and, when granted, enters the concurrency scope, in one statement with the very rules of
- * takeClientToken and enterConcurrency (it calls their SQL functions).
+ * The call of `limits_admit` (migration 0019): it takes the client's token and, when granted, enters
+ * the concurrency scope, in one statement with the very rules of takeClientToken and enterConcurrency
+ * (it calls their SQL functions). Values or placeholders (for a prepared statement that reads more
+ * beside it); its columns are those of AdmissionRow.
  */
-export const admit = async (db: Queryable, { rate, lease }: AdmissionLimits): Promise<Admission> => {
-  const [row] = await db.execute<{ tokens: number; granted: boolean; lease: string | null }>(
-    sql`select tokens, granted, lease from limits_admit(${rate.scope}, ${rate.client}, ${rate.perMinute}::float8, ${lease.scope}, ${lease.limit}::integer, ${lease.seconds}::float8)`,
-  );
-  if (!row!.granted) return { admitted: false, busy: false, retryAfterSeconds: secondsUntilToken(row!, rate.perMinute) };
-  return row!.lease ? { admitted: true, lease: row!.lease } : { admitted: false, busy: true };
+export const admissionCall = ({ rate, lease }: Bound<AdmissionLimits>): SQL =>
+  sql`limits_admit(${rate.scope}::text, ${rate.client}::text, ${rate.perMinute}::float8, ${lease.scope}::text, ${lease.limit}::integer, ${lease.seconds}::float8)`;
+
+/** The admission a row of `limits_admit` means (Retry-After as takeClientToken counts it). */
+export const admissionOf = (row: AdmissionRow, perMinute: number): Admission => {
+  if (!row.granted) return { admitted: false, busy: false, retryAfterSeconds: secondsUntilToken(row, perMinute) };
+  return row.lease ? { admitted: true, lease: row.lease } : { admitted: false, busy: true };
+};
+
+/** A request's admission in one round trip (admissionCall). */
+export const admit = async (db: Queryable, limits: AdmissionLimits): Promise<Admission> => {
+  const [row] = await db.execute<AdmissionRow>(sql`select tokens, granted, lease from ${admissionCall(limits)}`);
+  return admissionOf(row!, limits.rate.perMinute);
 };
