@@ -1,5 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { concurrencyLeases } from '../../db/schema/index.ts';
+import { prepared } from '../prepared-queries.ts';
 
 /**
  * At most `limit` holders of `scope` at once across every web process and edge isolate (leases in
@@ -15,6 +17,7 @@ export const enterConcurrency = async (db: Queryable, scope: string, limit: numb
   return row!.lease ?? undefined;
 };
 
+/** Ends a lease (every admitted verification does, so the statement is prepared). */
 export const leaveConcurrency = async (db: Queryable, leaseId: string): Promise<void> => {
-  await db.execute(sql`delete from concurrency_leases where id = ${leaseId}`);
+  await prepared(db, 'limits.leave', (d) => d.delete(concurrencyLeases).where(eq(concurrencyLeases.id, sql.placeholder('id'))).prepare('limits_leave')).execute({ id: leaseId });
 };
