@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { serviceInstances } from '../../db/schema/index.ts';
 import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
@@ -56,18 +56,16 @@ export const vcAdapterFor = async (deps: VcDeps, instance: VcInstance): Promise<
   return { adapter: createVcAdapter(config, deps.fetcher, { correlationId: deps.correlationId }), config };
 };
 
+/** Which row is the system default VC instance: its reserved id, system-owned. */
+export const isSystemVcInstance = (): SQL =>
+  and(eq(serviceInstances.id, SYSTEM_SERVICE_IDS.VC), visibleTo(serviceInstances.tenantId, SYSTEM_TENANT_ID)) as SQL;
+
 /**
  * The system default VC instance (its host is reserved: tenants cannot self-manage it). Every public
  * verification reads it, so the read is a prepared statement.
  */
 export const systemVcInstance = async (db: Queryable): Promise<VcInstance | undefined> => {
-  const [row] = await prepared(db, 'vc.systemInstance', (d) =>
-    d
-      .select()
-      .from(serviceInstances)
-      .where(and(eq(serviceInstances.id, sql.placeholder('id')), visibleTo(serviceInstances.tenantId, sql.placeholder('tenantId'))))
-      .prepare('vc_system_instance'),
-  ).execute({ id: SYSTEM_SERVICE_IDS.VC, tenantId: SYSTEM_TENANT_ID });
+  const [row] = await prepared(db, 'vc.systemInstance', (d) => d.select().from(serviceInstances).where(isSystemVcInstance()).prepare('vc_system_instance')).execute();
   return row;
 };
 

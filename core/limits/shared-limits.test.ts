@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/rig/databases.ts';
+import { admit } from './admission.ts';
 import { takeClientToken } from './client-rate-limit.ts';
 import { enterConcurrency, leaveConcurrency } from './concurrency-lease.ts';
 
@@ -91,5 +92,43 @@ describe('enterConcurrency (leases in PostgreSQL)', () => {
     expect(next).toBeTruthy();
     const rows = await one.db.execute<{ id: string }>(sql`select id from concurrency_leases where scope = 'v4'`);
     expect(rows.map((r) => r.id)).toEqual([next]);
+  });
+});
+
+describe('admit (the token and the lease in one statement)', () => {
+  const limits = (client: string, perMinute: number, scope: string, limit: number) => ({ rate: { scope: 'r1', client, perMinute }, lease: { scope, limit, seconds: 60 } });
+
+  it('counts the client’s token, then takes a lease: refused by the rate with the seconds to wait (no lease taken), or busy (the token still counted)', async () => {
+    const first = await admit(one.db, limits('a', 2, 'w1', 1));
+    expect(first).toEqual({ admitted: true, lease: expect.any(String) });
+    expect(await admit(two.db, limits('b', 2, 'w1', 1))).toEqual({ admitted: false, busy: true });
+    // b's refused admission still took b's token: one left of two.
+    expect(await admit(two.db, limits('b', 2, 'w1', 1))).toEqual({ admitted: false, busy: true });
+    expect(await admit(two.db, limits('b', 2, 'w1', 1))).toEqual({ admitted: false, busy: false, retryAfterSeconds: 30 });
+    // The same wait as takeClientToken's, on the same bucket.
+    expect(await takeClientToken(one.db, 'r1', 'b', 2)).toBe(30);
+    await leaveConcurrency(one.db, (first as { lease: string }).lease);
+    const rows = await one.db.execute<{ n: number }>(sql`select count(*)::int as n from concurrency_leases where scope = 'w1'`);
+    expect(rows[0]!.n).toBe(0);
+    expect(await admit(one.db, limits('c', 2, 'w1', 1))).toEqual({ admitted: true, lease: expect.any(String) });
+  });
+
+  it('admissions at the same moment from both clients get exactly `limit` leases, and a client never more than its allowance', async () => {
+    const many = await Promise.all(Array.from({ length: 16 }, (_, i) => admit((i % 2 ? one : two).db, limits(`d${i}`, 60, 'w2', 3))));
+    expect(many.filter((a) => a.admitted)).toHaveLength(3);
+    expect(many.filter((a) => !a.admitted && a.busy)).toHaveLength(13);
+    const oneClient = await Promise.all(Array.from({ length: 12 }, (_, i) => admit((i % 2 ? one : two).db, limits('e', 5, 'w3', 100))));
+    expect(oneClient.filter((a) => a.admitted)).toHaveLength(5);
+    expect(oneClient.filter((a) => !a.admitted && !a.busy && a.retryAfterSeconds >= 1)).toHaveLength(7);
+  });
+
+  it('a lease whose holder died stops counting when it expires, and is cleared', async () => {
+    const held = await admit(one.db, limits('f', 60, 'w4', 1));
+    expect(await admit(two.db, limits('f', 60, 'w4', 1))).toEqual({ admitted: false, busy: true });
+    await one.db.execute(sql`update concurrency_leases set expires_at = now() - interval '1 second' where id = ${(held as { lease: string }).lease}`);
+    const next = await admit(two.db, limits('f', 60, 'w4', 1));
+    expect(next.admitted).toBe(true);
+    const rows = await one.db.execute<{ id: string }>(sql`select id from concurrency_leases where scope = 'w4'`);
+    expect(rows.map((r) => r.id)).toEqual([(next as { lease: string }).lease]);
   });
 });

@@ -10,12 +10,17 @@ import { VerificationStop } from './outcome.ts';
  */
 export const isEncryptionEnvelope = (document: Record<string, unknown>) => 'cipherText' in document;
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * Standard base64 with its padding: whole groups of 4 alphabet characters, the last one ending in at
+ * most two `=`. As a length check and a flat character class (no group to repeat over a long cipherText).
+ */
+const BASE64_CHARACTERS = /^[A-Za-z0-9+/]*={0,2}$/;
+const isBase64 = (value: string) => value.length % 4 === 0 && BASE64_CHARACTERS.test(value);
 
 const base64Part = (document: Record<string, unknown>, field: string, length?: number): Uint8Array<ArrayBuffer> => {
   const value = document[field];
   if (value === undefined) throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} is missing`);
-  if (typeof value !== 'string' || !BASE64.test(value)) throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} is not base64`);
+  if (typeof value !== 'string' || !isBase64(value)) throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} is not base64`);
   const bytes = base64ToBytes(value);
   if (length !== undefined && bytes.length !== length) {
     throw new VerificationStop('ENVELOPE_INVALID', `The encrypted credential is malformed: ${field} must be ${length} bytes`);

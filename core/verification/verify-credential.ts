@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { AdapterError } from '../adapters/adapter-errors.ts';
 import type { VerifyResult } from '../adapters/vc/vc-adapter.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import { systemVcInstance, vcAdapterFor } from '../dids/vc-instance.ts';
+import { systemVcInstance, vcAdapterFor, type VcInstance } from '../dids/vc-instance.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Fetcher } from '../net/fetcher.ts';
 import { decryptEnvelope, isEncryptionEnvelope } from './decryption.ts';
@@ -21,6 +21,8 @@ export interface VerificationDeps {
   logger: Logger;
   allowPrivateUrls: boolean;
   correlationId?: string;
+  /** The system VC instance when it was read already for this request (verification-admission.ts); else read here. */
+  systemVc?: { instance: VcInstance | undefined };
 }
 
 export interface VerificationInput extends ExpectedDigest {
@@ -32,7 +34,7 @@ export interface VerificationInput extends ExpectedDigest {
 }
 
 const verifyWithSystemVc = async (deps: VerificationDeps, credential: EnvelopedCredential): Promise<VerifyResult> => {
-  const instance = await systemVcInstance(deps.db);
+  const instance = deps.systemVc ? deps.systemVc.instance : await systemVcInstance(deps.db);
   if (!instance) throw new VerificationStop('VC_SERVICE_ERROR', 'No VC service is configured to verify credentials');
   const { adapter } = await vcAdapterFor(deps, instance);
   try {

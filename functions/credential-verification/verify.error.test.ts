@@ -41,6 +41,12 @@ describe('422: the credential could not be checked', () => {
       [{ ...envelope, type: 'aes-128-cbc' }, 'type must be aes-256-gcm'],
       [{ ...envelope, iv: Buffer.alloc(8).toString('base64') }, 'iv must be 12 bytes'],
       [{ ...envelope, cipherText: 'not base64!' }, 'cipherText is not base64'],
+      // Padding: whole groups of four, at most two `=` and only at the end.
+      [{ ...envelope, cipherText: 'QUJDQQ' }, 'cipherText is not base64'],
+      [{ ...envelope, cipherText: 'QQ===' }, 'cipherText is not base64'],
+      [{ ...envelope, cipherText: 'Q===' }, 'cipherText is not base64'],
+      [{ ...envelope, cipherText: 'QQ==QUJD' }, 'cipherText is not base64'],
+      [{ ...envelope, iv: `${envelope.iv.slice(0, -4)}\nAAA` }, 'iv is not base64'],
       [{ ...envelope, tag: 42 }, 'tag is not base64'],
       [{ cipherText: envelope.cipherText, iv: envelope.iv, type: envelope.type }, 'tag is missing'],
     ];

@@ -1,7 +1,11 @@
-import { execSync } from 'node:child_process';
+import { execSync, spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { decodeEnveloped, issueBody, openStoredCopy, SAMPLES, samplePayload } from '../rig/credential-fixtures.ts';
-import { callJson, CONNECTIONS, pairedMeasurements, recordPairedCpuRatio, recordPairedRatio, startBenchStack, type Contender, type PairedResults } from './lib.ts';
+import { callJson, CONNECTIONS, DURATION, pairedMeasurements, recordPairedCpuRatio, recordPairedRatio, startBenchStack, WARMUP_SECONDS, type Contender, type PairedResults } from './lib.ts';
+import { cutProfile } from './profile-window.ts';
 import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, STORAGE_BUCKETS, VC_API_KEY, type ServiceProcess } from './service-processes.ts';
 
 /**
@@ -34,6 +38,10 @@ import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, 
  * when the bench stops the web process; summarise it with profile-summary.ts):
  *   BENCH_CREDENTIALS=issue BENCH_FLOORS=false BENCH_ROUNDS=1 \
  *   BENCH_WEB_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/css-prof" npm run bench credentials
+ * Verification's profile is cut to its measured rounds (start-up and issuance left out) and summarised
+ * here, in µs of web CPU per verification (requests counted as each run's req/s × warm-up and run seconds):
+ *   BENCH_CREDENTIALS=verify BENCH_FLOORS=false BENCH_ROUNDS=1 \
+ *   BENCH_WEB_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof-verify" npm run bench credentials
  */
 const ISSUE_TARGET = { perSecond: 200, p99Ms: 150 };
 const VERIFY_TARGET = { perSecond: 300 };
@@ -61,12 +69,17 @@ const targetLine = (label: string, results: PairedResults, name: string, perSeco
 console.log(`Load on this machine before the run (uptime): ${execSync('uptime').toString().trim()}; ${availableParallelism()} CPUs`);
 const stack = await startBenchStack();
 const processes: ServiceProcess[] = [];
+/** The verification rounds, when the web process writes a CPU profile (summarised once it has stopped). */
+let verifyProfileWindow: { from: number; to: number; requests: number } | undefined;
+let webProfile: { dir: string; spawnedAt: number } | undefined;
 try {
   const vc = await startVcProcess(stack.databaseUrl);
   processes.push(vc);
   const storage = await startStorageProcess();
   processes.push(storage);
   const nodeFlags = (process.env.BENCH_WEB_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const profileDir = nodeFlags.find((flag) => flag.startsWith('--cpu-prof-dir='))?.slice('--cpu-prof-dir='.length);
+  const webSpawnedAt = Date.now();
   const web = await startWebProcess({
     databaseUrl: stack.databaseUrl,
     oidcIssuer: stack.issuer,
@@ -77,6 +90,7 @@ try {
     nodeFlags,
   });
   processes.push(web);
+  if (profileDir) webProfile = { dir: profileDir, spawnedAt: webSpawnedAt };
   const baselineDir = process.env.BENCH_BASELINE_DIR;
   const baseline = baselineDir
     ? await startWebProcess({
@@ -161,7 +175,12 @@ try {
       { name: vcFloor, load: { url: `${vc.url}${vcVerify.path}`, method: 'POST', headers: vcHeaders, body: vcVerify.body } },
       { name: storageFloor, load: { url: record.storageUri } },
     ]);
+    const from = Date.now();
     const results = await pairedMeasurements(`Verification at ${CONNECTIONS} connections: the route and its floors (req/s of floors = verifications/s)`, contenders);
+    if (profileDir) {
+      const requests = results.runs.get(route)!.reduce((sum, run) => sum + run.requestsPerSecond * (WARMUP_SECONDS + DURATION), 0);
+      verifyProfileWindow = { from, to: Date.now(), requests };
+    }
     recordAgainst(results, route, [vcFloor, storageFloor]);
     recordBaseline(results, routes);
     targetLine('Verification', results, route, VERIFY_TARGET.perSecond);
@@ -169,5 +188,18 @@ try {
 } finally {
   for (const program of processes.reverse()) await program.stop();
   await stack.close();
+}
+if (webProfile && verifyProfileWindow) {
+  // The newest profile in the directory is the web process's, written as it stopped.
+  const newest = readdirSync(webProfile.dir)
+    .filter((name) => name.endsWith('.cpuprofile') && !name.endsWith('.window.cpuprofile'))
+    .map((name) => join(webProfile!.dir, name))
+    .sort((x, y) => statSync(y).mtimeMs - statSync(x).mtimeMs)[0];
+  if (newest) {
+    const cut = cutProfile(newest, webProfile.spawnedAt, verifyProfileWindow.from, verifyProfileWindow.to);
+    console.log(`\nWeb CPU profile of verification: ${cut.file} (about ${Math.round(verifyProfileWindow.requests)} verifications in ${cut.seconds.toFixed(1)} s; µs per verification)`);
+    const summary = join(dirname(fileURLToPath(import.meta.url)), 'profile-summary.ts');
+    spawnSync(process.execPath, ['--import', 'tsx', summary, cut.file, String(verifyProfileWindow.requests / cut.seconds)], { stdio: 'inherit' });
+  }
 }
 console.log(`Load on this machine after the run (uptime): ${execSync('uptime').toString().trim()}`);
