@@ -32,19 +32,41 @@ describe('transitionItem', () => {
     expect(await findTenantBatch(handle.db, tenantId, batch.id)).toMatchObject({ queuedCount: batch.queuedCount - 1, version: batch.version + 1 });
   });
 
-  it('moves a locked item handed over only when it is the item named, in one of `from`; otherwise writes nothing', async () => {
+  it('moves only the item named, of that batch, in one of `from`, holding the attempt token when one is given; otherwise writes nothing', async () => {
     const { batch } = await insertBatch(handle.db, tenantId, ['QUEUED', 'QUEUED'], { settle: false });
-    const [first, second] = [(await findTenantBatchItem(handle.db, tenantId, batch.id, 0))!, (await findTenantBatchItem(handle.db, tenantId, batch.id, 1))!];
+    const first = (await findTenantBatchItem(handle.db, tenantId, batch.id, 0))!;
     const refused = await handle.db.transaction(async (tx) => [
-      await transitionItem(tx, { batchId: batch.id, itemId: first.id, locked: first, from: ['PROCESSING'], to: 'ISSUED' }),
-      await transitionItem(tx, { batchId: batch.id, itemId: first.id, locked: second, from: ['QUEUED'], to: 'PROCESSING' }),
-      await transitionItem(tx, { batchId: 'another-batch', itemId: first.id, locked: first, from: ['QUEUED'], to: 'PROCESSING' }),
+      await transitionItem(tx, { batchId: batch.id, itemId: first.id, from: ['PROCESSING'], to: 'ISSUED' }),
+      await transitionItem(tx, { batchId: 'another-batch', itemId: first.id, from: ['QUEUED'], to: 'PROCESSING' }),
+      await transitionItem(tx, { batchId: batch.id, itemId: first.id, from: ['QUEUED'], to: 'PROCESSING', attemptToken: 'not-its-token' }),
     ]);
     expect(refused).toEqual([undefined, undefined, undefined]);
     expect(await findTenantBatch(handle.db, tenantId, batch.id)).toMatchObject({ version: batch.version, queuedCount: batch.queuedCount });
     expect((await findTenantBatchItem(handle.db, tenantId, batch.id, 0))!.state).toBe('QUEUED');
 
-    const moved = await handle.db.transaction((tx) => transitionItem(tx, { batchId: batch.id, itemId: first.id, locked: first, from: ['QUEUED'], to: 'PROCESSING' }));
-    expect(moved).toMatchObject({ before: { id: first.id, state: 'QUEUED' }, after: { id: first.id, state: 'PROCESSING' }, batch: { version: batch.version + 1 } });
+    const at = new Date('2030-01-02T03:04:05.678Z');
+    const moved = await handle.db.transaction((tx) =>
+      transitionItem(tx, {
+        batchId: batch.id,
+        itemId: first.id,
+        from: ['QUEUED'],
+        to: 'PROCESSING',
+        set: { attemptToken: 'token-1', attemptCount: 3, nextAttemptAt: null, warnings: [{ code: 'W' }] },
+        batchChange: { claimExpiresAt: at },
+      }),
+    );
+    expect(moved).toMatchObject({
+      before: { id: first.id, state: 'QUEUED' },
+      after: { id: first.id, state: 'PROCESSING', attemptToken: 'token-1', attemptCount: 3, nextAttemptAt: null, warnings: [{ code: 'W' }] },
+      batch: { version: batch.version + 1, claimExpiresAt: at, queuedCount: batch.queuedCount - 1 },
+    });
+    expect(moved!.after.updatedAt).toBeInstanceOf(Date);
+    // What the statement answered is what a read answers.
+    expect(moved!.after).toEqual(await findTenantBatchItem(handle.db, tenantId, batch.id, 0));
+    expect(moved!.batch).toEqual(await findTenantBatch(handle.db, tenantId, batch.id));
+    const again = await handle.db.transaction((tx) =>
+      transitionItem(tx, { batchId: batch.id, itemId: first.id, from: ['PROCESSING'], to: 'ISSUED', attemptToken: 'token-1', set: { credentialId: null } }),
+    );
+    expect(again).toMatchObject({ before: { state: 'PROCESSING' }, after: { state: 'ISSUED' }, batch: { processingCount: batch.processingCount, issuedCount: batch.issuedCount + 1 } });
   });
 });

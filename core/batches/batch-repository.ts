@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, type Column, type Query, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
 import { credentialBatches, credentialBatchItems, type BatchItemState } from '../../db/schema/credential-batches.ts';
 
@@ -115,40 +116,108 @@ export interface ItemTransition {
   set?: ItemChange;
   /** A change of the batch row written with the counters and the version (e.g. the claim's new expiry). */
   batchChange?: BatchChange;
-  /** The item as the caller's transaction already read it `FOR UPDATE` (then it is not read again). */
-  locked?: BatchItemRow;
 }
 
+/** A row as `to_jsonb` gives it, read as drizzle reads that table's rows (property names, Dates). */
+const rowFromJson = <T>(table: typeof credentialBatches | typeof credentialBatchItems, json: Record<string, unknown>): T => {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = json[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T;
+};
+
+const literal = (state: BatchItemState) => {
+  if (!(state in COUNTER_OF)) throw new Error(`Not an item state: ${state}`);
+  return sql.raw(`'${state}'`);
+};
+const columnName = (column: Column) => sql.identifier(column.name);
+
+/** The statement of a transition, by its shape (states, columns written, token or not), built once per process. */
+const builtMoves = new Map<string, Query>();
+
 /**
- * Moves one item from one of `from` to `to` in the caller's transaction: the item row (read `FOR UPDATE`
- * unless the caller hands it over `locked`), and with it, sent together, both counters, the batch version
- * and `batchChange` in one update of the batch row. Returns the item before and after, or undefined (and
- * writes nothing) when the item is no longer in an expected state or the attempt token differs.
+ * One statement: the item locked (`FOR UPDATE`, then the batch row: the order every writer of a batch
+ * takes), moved, and with it both counters, the version, `lastProgressAt` and the batch change written
+ * to the batch row, only when the item moved. Every value is a placeholder, so it is built once per shape.
+ */
+const moveStatement = (t: ItemTransition, setKeys: string[], batchKeys: string[]): Query => {
+  const shape = [t.from.join(','), t.to, setKeys.join(','), batchKeys.join(','), t.attemptToken !== undefined].join('|');
+  let built = builtMoves.get(shape);
+  if (built) return built;
+  const items = credentialBatchItems;
+  const batches = credentialBatches;
+  const itemColumn = (key: string) => (items as unknown as Record<string, Column>)[key]!;
+  const batchColumn = (key: string) => (batches as unknown as Record<string, Column>)[key]!;
+  const itemSets = [
+    sql`${columnName(items.state)} = ${literal(t.to)}`,
+    ...setKeys.map((key) => sql`${columnName(itemColumn(key))} = ${sql.placeholder(`set.${key}`)}`),
+    sql`${columnName(items.updatedAt)} = ${sql.placeholder('now')}`,
+  ];
+  // Unchanged counters when the item was already in `to`; otherwise its state's counter down, `to`'s up.
+  const counterSets = (Object.keys(COUNTER_OF) as BatchItemState[]).flatMap((state) => {
+    const column = columnName(counterColumn(state));
+    if (state === t.to) return [sql`${column} = ${column} + (select count(*)::int from moved where before_state <> ${literal(t.to)})`];
+    if (t.from.includes(state)) return [sql`${column} = ${column} - (select count(*)::int from moved where before_state = ${literal(state)})`];
+    return [];
+  });
+  const batchSets = [
+    ...counterSets,
+    ...batchKeys.map((key) => sql`${columnName(batchColumn(key))} = ${sql.placeholder(`batch.${key}`)}`),
+    sql`${columnName(batches.version)} = ${columnName(batches.version)} + 1`,
+    sql`${columnName(batches.lastProgressAt)} = ${sql.placeholder('now')}`,
+    sql`${columnName(batches.updatedAt)} = ${sql.placeholder('now')}`,
+  ];
+  const statement = sql`with old as (
+      select ${columnName(items.id)} as id, ${columnName(items.state)} as state from ${items}
+      where ${columnName(items.id)} = ${sql.placeholder('itemId')} and ${columnName(items.batchId)} = ${sql.placeholder('batchId')}
+        and ${columnName(items.state)} in (${sql.join(t.from.map(literal), sql`, `)})
+        ${t.attemptToken !== undefined ? sql`and ${columnName(items.attemptToken)} = ${sql.placeholder('attemptToken')}` : sql``}
+      for update
+    ), moved as (
+      update ${items} set ${sql.join(itemSets, sql`, `)} from old where ${items}.${columnName(items.id)} = old.id
+      returning ${items}.*, old.state as before_state
+    ), batch as (
+      update ${batches} set ${sql.join(batchSets, sql`, `)}
+      where ${columnName(batches.id)} = ${sql.placeholder('batchId')} and exists (select 1 from moved)
+      returning ${batches}.*
+    )
+    select (select to_jsonb(moved) from moved) as item, (select to_jsonb(batch) from batch) as batch`;
+  built = new PgDialect().sqlToQuery(statement);
+  builtMoves.set(shape, built);
+  return built;
+};
+
+/**
+ * Moves one item from one of `from` to `to` in the caller's transaction, in one statement: the item
+ * row locked and written, and with it both counters, the batch version and `batchChange` in the batch
+ * row. Returns the item's state before, the item and the batch after, or undefined (and writes
+ * nothing) when the item is no longer in an expected state or the attempt token differs.
  */
 export const transitionItem = async (
   tx: Queryable,
   t: ItemTransition,
-): Promise<{ before: BatchItemRow; after: BatchItemRow; batch: BatchRow } | undefined> => {
-  const expected = (row: BatchItemRow) => row.id === t.itemId && row.batchId === t.batchId && t.from.includes(row.state);
-  const [before] = t.locked
-    ? [t.locked].filter(expected)
-    : await tx
-        .select()
-        .from(credentialBatchItems)
-        .where(and(eq(credentialBatchItems.id, t.itemId), eq(credentialBatchItems.batchId, t.batchId), inArray(credentialBatchItems.state, [...t.from])))
-        .for('update');
-  if (!before) return undefined;
-  if (t.attemptToken !== undefined && before.attemptToken !== t.attemptToken) return undefined;
-  const counters =
-    before.state === t.to
-      ? {}
-      : { [COUNTER_OF[before.state]]: sql`${counterColumn(before.state)} - 1`, [COUNTER_OF[t.to]]: sql`${counterColumn(t.to)} + 1` };
-  // The item (locked above) and its batch's counters and version are written together: neither waits on the other.
-  const [[after], batch] = await Promise.all([
-    tx.update(credentialBatchItems).set({ ...t.set, state: t.to }).where(eq(credentialBatchItems.id, before.id)).returning().execute(),
-    bumpBatchVersion(tx, t.batchId, t.batchChange, counters),
-  ]);
-  return { before, after: after!, batch };
+): Promise<{ before: Pick<BatchItemRow, 'id' | 'state'>; after: BatchItemRow; batch: BatchRow } | undefined> => {
+  const set = Object.entries(t.set ?? {}).filter(([, value]) => value !== undefined);
+  const change = Object.entries(t.batchChange ?? {}).filter(([, value]) => value !== undefined);
+  const query = moveStatement(t, set.map(([key]) => key), change.map(([key]) => key));
+  const driverValue = (column: Column, value: unknown) => (value === null ? null : column.mapToDriverValue(value));
+  const itemColumns = getTableColumns(credentialBatchItems) as Record<string, Column>;
+  const batchColumns = getTableColumns(credentialBatches) as Record<string, Column>;
+  const values: Record<string, unknown> = {
+    itemId: t.itemId,
+    batchId: t.batchId,
+    now: new Date().toISOString(),
+    ...(t.attemptToken !== undefined ? { attemptToken: t.attemptToken } : {}),
+  };
+  for (const [key, value] of set) values[`set.${key}`] = driverValue(itemColumns[key]!, value);
+  for (const [key, value] of change) values[`batch.${key}`] = driverValue(batchColumns[key]!, value);
+  const [row] = (await tx._.session.prepareQuery(query, undefined, undefined, false).execute(values)) as { item: Record<string, unknown> | null; batch: Record<string, unknown> | null }[];
+  if (!row?.item) return undefined;
+  if (!row.batch) throw new Error(`Batch ${t.batchId} vanished during a state change`);
+  const after = rowFromJson<BatchItemRow>(credentialBatchItems, row.item);
+  return { before: { id: after.id, state: row.item.before_state as BatchItemState }, after, batch: rowFromJson<BatchRow>(credentialBatches, row.batch) };
 };
 
 /**

@@ -93,7 +93,6 @@ const claimDue = async (deps: BatchWorkDeps, tx: Queryable, batch: BatchRow): Pr
   const moved = await transitionItem(tx, {
     batchId: batch.id,
     itemId: due.id,
-    locked: due,
     from: ['QUEUED'],
     to: 'PROCESSING',
     set: { attemptToken: token, attemptCount: due.attemptCount + 1, nextAttemptAt: null },
