@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { insertBatch, insertTenant } from '../../test/rig/batch-recovery-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/rig/databases.ts';
-import { findTenantBatch, findTenantBatchItem, transitionItem } from './batch-repository.ts';
+import { eq } from 'drizzle-orm';
+import { credentialBatchItems } from '../../db/schema/credential-batches.ts';
+import { findDueItems, findTenantBatch, findTenantBatchItem, transitionItem } from './batch-repository.ts';
 
 /**
  * An item's move through the repository: the item row and its batch's counters and version are written
- * together, and an item the caller hands over `locked` moves only when it is the item named, in one of `from`.
+ * together, in one statement; an item moves only when it is the item named (or the first due), in one of `from`.
  */
 let database: TestDatabase;
 let handle: DatabaseHandle;
@@ -68,5 +70,22 @@ describe('transitionItem', () => {
       transitionItem(tx, { batchId: batch.id, itemId: first.id, from: ['PROCESSING'], to: 'ISSUED', attemptToken: 'token-1', set: { credentialId: null } }),
     );
     expect(again).toMatchObject({ before: { state: 'PROCESSING' }, after: { state: 'ISSUED' }, batch: { processingCount: batch.processingCount, issuedCount: batch.issuedCount + 1 } });
+  });
+
+  it('the first due item: QUEUED, no retry time or one past, lowest index first; its attempt counted', async () => {
+    const { batch } = await insertBatch(handle.db, tenantId, ['QUEUED', 'QUEUED', 'QUEUED'], { settle: false });
+    const [first, second, third] = await Promise.all([0, 1, 2].map(async (i) => (await findTenantBatchItem(handle.db, tenantId, batch.id, i))!));
+    const now = new Date();
+    await handle.db.update(credentialBatchItems).set({ nextAttemptAt: new Date(now.getTime() + 60_000) }).where(eq(credentialBatchItems.id, first!.id));
+    await handle.db.update(credentialBatchItems).set({ nextAttemptAt: new Date(now.getTime() - 60_000) }).where(eq(credentialBatchItems.id, second!.id));
+    expect((await findDueItems(handle.db, batch.id, now, 5)).map((item) => item.id)).toEqual([second!.id, third!.id]);
+    const claim = () =>
+      handle.db.transaction((tx) =>
+        transitionItem(tx, { batchId: batch.id, itemId: { firstDueAt: now }, from: ['QUEUED'], to: 'PROCESSING', set: { nextAttemptAt: null }, countAttempt: true }),
+      );
+    expect(await claim()).toMatchObject({ after: { id: second!.id, state: 'PROCESSING', attemptCount: second!.attemptCount + 1, nextAttemptAt: null } });
+    expect(await claim()).toMatchObject({ after: { id: third!.id, attemptCount: third!.attemptCount + 1 } });
+    expect(await claim()).toBeUndefined();
+    expect(await findTenantBatch(handle.db, tenantId, batch.id)).toMatchObject({ queuedCount: 1, processingCount: 2, version: batch.version + 2 });
   });
 });

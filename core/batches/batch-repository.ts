@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, sql, type Column, type Query, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNull, lte, or, sql, type Column, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
 import { credentialBatches, credentialBatchItems, type BatchItemState } from '../../db/schema/credential-batches.ts';
@@ -40,6 +40,21 @@ export const lockTenantBatch = async (tx: Queryable, tenantId: string, batchId: 
 /** A batch's items in index order. */
 export const findBatchItems = (db: Queryable, batchId: string): Promise<BatchItemRow[]> =>
   db.select().from(credentialBatchItems).where(eq(credentialBatchItems.batchId, batchId)).orderBy(asc(credentialBatchItems.index));
+
+/** A batch's first `limit` QUEUED items due at `at` (no retry time, or one past), in index order; read only, nothing locked. */
+export const findDueItems = (db: Queryable, batchId: string, at: Date, limit: number): Promise<BatchItemRow[]> =>
+  db
+    .select()
+    .from(credentialBatchItems)
+    .where(
+      and(
+        eq(credentialBatchItems.batchId, batchId),
+        eq(credentialBatchItems.state, 'QUEUED'),
+        or(isNull(credentialBatchItems.nextAttemptAt), lte(credentialBatchItems.nextAttemptAt, at)),
+      ),
+    )
+    .orderBy(asc(credentialBatchItems.index))
+    .limit(limit);
 
 /** One item of a tenant's batch by its zero-based index. */
 export const findTenantBatchItem = async (
@@ -107,7 +122,8 @@ export type ItemChange = Partial<
 
 export interface ItemTransition {
   batchId: string;
-  itemId: string;
+  /** The item: by id, or the batch's first QUEUED item due at `firstDueAt` (no retry time, or one past), in index order. */
+  itemId: string | { firstDueAt: Date };
   /** The states the item may be in for the change to apply; otherwise nothing is written. */
   from: readonly BatchItemState[];
   to: BatchItemState;
@@ -116,6 +132,8 @@ export interface ItemTransition {
   set?: ItemChange;
   /** A change of the batch row written with the counters and the version (e.g. the claim's new expiry). */
   batchChange?: BatchChange;
+  /** The item's `attemptCount` goes up by one (a claim). */
+  countAttempt?: boolean;
 }
 
 /** A row as `to_jsonb` gives it, read as drizzle reads that table's rows (property names, Dates). */
@@ -143,7 +161,8 @@ const builtMoves = new Map<string, Query>();
  * to the batch row, only when the item moved. Every value is a placeholder, so it is built once per shape.
  */
 const moveStatement = (t: ItemTransition, setKeys: string[], batchKeys: string[]): Query => {
-  const shape = [t.from.join(','), t.to, setKeys.join(','), batchKeys.join(','), t.attemptToken !== undefined].join('|');
+  const firstDue = typeof t.itemId !== 'string';
+  const shape = [t.from.join(','), t.to, setKeys.join(','), batchKeys.join(','), t.attemptToken !== undefined, firstDue, t.countAttempt === true].join('|');
   let built = builtMoves.get(shape);
   if (built) return built;
   const items = credentialBatchItems;
@@ -153,6 +172,7 @@ const moveStatement = (t: ItemTransition, setKeys: string[], batchKeys: string[]
   const itemSets = [
     sql`${columnName(items.state)} = ${literal(t.to)}`,
     ...setKeys.map((key) => sql`${columnName(itemColumn(key))} = ${sql.placeholder(`set.${key}`)}`),
+    ...(t.countAttempt ? [sql`${columnName(items.attemptCount)} = ${items}.${columnName(items.attemptCount)} + 1`] : []),
     sql`${columnName(items.updatedAt)} = ${sql.placeholder('now')}`,
   ];
   // Unchanged counters when the item was already in `to`; otherwise its state's counter down, `to`'s up.
@@ -169,11 +189,15 @@ const moveStatement = (t: ItemTransition, setKeys: string[], batchKeys: string[]
     sql`${columnName(batches.lastProgressAt)} = ${sql.placeholder('now')}`,
     sql`${columnName(batches.updatedAt)} = ${sql.placeholder('now')}`,
   ];
+  const which = firstDue
+    ? sql`and (${columnName(items.nextAttemptAt)} is null or ${columnName(items.nextAttemptAt)} <= ${sql.placeholder('dueAt')})`
+    : sql`and ${columnName(items.id)} = ${sql.placeholder('itemId')}`;
   const statement = sql`with old as (
       select ${columnName(items.id)} as id, ${columnName(items.state)} as state from ${items}
-      where ${columnName(items.id)} = ${sql.placeholder('itemId')} and ${columnName(items.batchId)} = ${sql.placeholder('batchId')}
+      where ${columnName(items.batchId)} = ${sql.placeholder('batchId')} ${which}
         and ${columnName(items.state)} in (${sql.join(t.from.map(literal), sql`, `)})
         ${t.attemptToken !== undefined ? sql`and ${columnName(items.attemptToken)} = ${sql.placeholder('attemptToken')}` : sql``}
+      ${firstDue ? sql`order by ${columnName(items.index)} limit 1` : sql``}
       for update
     ), moved as (
       update ${items} set ${sql.join(itemSets, sql`, `)} from old where ${items}.${columnName(items.id)} = old.id
@@ -206,7 +230,7 @@ export const transitionItem = async (
   const itemColumns = getTableColumns(credentialBatchItems) as Record<string, Column>;
   const batchColumns = getTableColumns(credentialBatches) as Record<string, Column>;
   const values: Record<string, unknown> = {
-    itemId: t.itemId,
+    ...(typeof t.itemId === 'string' ? { itemId: t.itemId } : { dueAt: t.itemId.firstDueAt.toISOString() }),
     batchId: t.batchId,
     now: new Date().toISOString(),
     ...(t.attemptToken !== undefined ? { attemptToken: t.attemptToken } : {}),
