@@ -156,9 +156,11 @@ const columnName = (column: Column) => sql.identifier(column.name);
 const builtMoves = new Map<string, Query>();
 
 /**
- * One statement: the item locked (`FOR UPDATE`, then the batch row: the order every writer of a batch
- * takes), moved, and with it both counters, the version, `lastProgressAt` and the batch change written
- * to the batch row, only when the item moved. Every value is a placeholder, so it is built once per shape.
+ * One statement: the item locked (`FOR UPDATE`) and moved, then, only when it moved, both counters, the
+ * version, `lastProgressAt` and the batch change written to the batch row: the item before the batch row,
+ * as the reads and writes it replaces took them (callers that may meet another writer of the same items
+ * hold the batch row already, as cancellation takes it first; an item in flight is touched by no other
+ * writer). Every value is a placeholder, so it is built once per shape.
  */
 const moveStatement = (t: ItemTransition, setKeys: string[], batchKeys: string[]): Query => {
   const firstDue = typeof t.itemId !== 'string';
