@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, min, or } from 'drizzle-orm';
+import { and, eq, min } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { credentialBatchItems } from '../../db/schema/credential-batches.ts';
 import { randomToken } from '../crypto/encoding.ts';
@@ -7,7 +7,7 @@ import type { JobQueue } from '../jobs/job-queue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import type { Logger } from '../logging/logger.ts';
 import { claimBatch, claimExpiry, releaseClaim } from './batch-claim.ts';
-import { lockTenantBatch, transitionItem, type BatchItemRow, type BatchRow } from './batch-repository.ts';
+import { findDueItems, lockTenantBatch, transitionItem, type BatchItemRow, type BatchRow } from './batch-repository.ts';
 import { settleIfDone, settleResolvedBatch } from './batch-settlement.ts';
 import { INTERRUPTED_MESSAGE, ITEM_CODES, markProcessingUnknown, recordFailedAttempt, type AttemptFailure, type RetryPolicy } from './item-outcome.ts';
 
@@ -70,36 +70,29 @@ const settleAndLog = async (deps: BatchWorkDeps, tx: Queryable, batch: BatchRow)
 
 /**
  * Under the batch lock, held by `tx` (the claim checked by the caller): marks the first due item in
- * index order PROCESSING with a new attempt token, renewing the hold in the same write; answers it
- * with the item due after it, or undefined when no item is due.
+ * index order PROCESSING with a new attempt token, renewing the hold in the same statement; answers it
+ * with the item due after it (read with it in the same round trip, to be prepared), or undefined when
+ * no item is due.
  */
 const claimDue = async (deps: BatchWorkDeps, tx: Queryable, batch: BatchRow): Promise<Claimed | undefined> => {
   const now = new Date();
-  const [due, next] = await tx
-    .select()
-    .from(credentialBatchItems)
-    .where(
-      and(
-        eq(credentialBatchItems.batchId, batch.id),
-        eq(credentialBatchItems.state, 'QUEUED'),
-        or(isNull(credentialBatchItems.nextAttemptAt), lte(credentialBatchItems.nextAttemptAt, now)),
-      ),
-    )
-    .orderBy(asc(credentialBatchItems.index))
-    .limit(2)
-    .for('update');
-  if (!due) return undefined;
   const token = randomToken(16);
-  const moved = await transitionItem(tx, {
-    batchId: batch.id,
-    itemId: due.id,
-    locked: due,
-    from: ['QUEUED'],
-    to: 'PROCESSING',
-    set: { attemptToken: token, attemptCount: due.attemptCount + 1, nextAttemptAt: null },
-    batchChange: { claimExpiresAt: claimExpiry(deps.policy.jobTimeoutSeconds) },
-  });
-  return moved ? { item: moved.after, token, ...(next ? { next } : {}) } : undefined;
+  const [moved, due] = await Promise.all([
+    transitionItem(tx, {
+      batchId: batch.id,
+      itemId: { firstDueAt: now },
+      from: ['QUEUED'],
+      to: 'PROCESSING',
+      set: { attemptToken: token, nextAttemptAt: null },
+      countAttempt: true,
+      batchChange: { claimExpiresAt: claimExpiry(deps.policy.jobTimeoutSeconds) },
+    }),
+    // Sent with the claim: whether it runs before or after it, the first of these that is not the claimed item is the next.
+    findDueItems(tx, batch.id, now, 2),
+  ]);
+  if (!moved) return undefined;
+  const next = due.find((item) => item.id !== moved.after.id);
+  return { item: moved.after, token, ...(next ? { next } : {}) };
 };
 
 /**

@@ -6,7 +6,7 @@ import type { StatusEntry } from '../adapters/vc/vc-adapter.ts';
 import { base64UrlToBytes, sha256Hex } from '../crypto/encoding.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { coreTypeOf, extractCredentialDetails } from '../credentials/credential-details.ts';
-import { insertIssuedCredential } from '../credentials/credential-repository.ts';
+import { insertIssuedCredential, newCredentialId } from '../credentials/credential-repository.ts';
 import { resolveEntityLinks, type EntityLinks } from '../credentials/entity-links.ts';
 import { resolveIssuanceDataModel } from '../credentials/issuance-data-model.ts';
 import { parseIssuanceRequest } from '../credentials/issuance-request.ts';
@@ -107,7 +107,8 @@ export const adoptStoredCopy = async (deps: { db: Database; box: SecretBox; fetc
     const issuer = await resolveIssuer(tx, a.tenantId, opened.decoded);
     const entities = await resolveEntityLinks(tx, a.tenantId, request.credentialPayload).catch(() => NO_LINKS);
     const { details, problems } = extractCredentialDetails(opened.decoded);
-    return insertIssuedCredential(tx, {
+    const id = newCredentialId();
+    await insertIssuedCredential(tx, id, {
       tenantId: a.tenantId,
       credentialType: request.credentialType,
       version: request.version,
@@ -128,6 +129,7 @@ export const adoptStoredCopy = async (deps: { db: Database; box: SecretBox; fetc
       wrappedDecryptionKey: null,
       statusEntries: entries,
     });
+    return id;
   };
   const result = await resolveItem(deps.db, { ...a, finding: { as: 'adopted', record } });
   return { ...result, copy: { uri: copy.uri, payloadDigest } };

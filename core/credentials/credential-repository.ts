@@ -94,13 +94,16 @@ const issuanceInsert = (db: Queryable, entries: number): Query => {
   return built;
 };
 
+/** The id of a credential record about to be written (`insertIssuedCredential`), made before it is sent. */
+export const newCredentialId = (): string => createId();
+
 /**
  * Writes the record, its issuance detail and its status entries in one statement (all or nothing), on
- * `db` or inside a caller's transaction. The record's id is made here.
+ * `db` or inside a caller's transaction, under `id` (`newCredentialId`): a caller knows the id before the
+ * statement is answered, so its own statements of the transaction can be sent with it.
  */
-export const insertIssuedCredential = async (db: Queryable, input: NewIssuedCredential): Promise<string> => {
+export const insertIssuedCredential = async (db: Queryable, id: string, input: NewIssuedCredential): Promise<void> => {
   const now = new Date();
-  const id = createId();
   const record: Values<typeof RECORD_COLUMNS> = {
     id,
     tenantId: input.tenantId,
@@ -157,7 +160,6 @@ export const insertIssuedCredential = async (db: Queryable, input: NewIssuedCred
   );
   const values = Object.assign(prefixed('record.', record), prefixed('credential.', issuance), ...entries);
   await db._.session.prepareQuery(issuanceInsert(db, input.statusEntries.length), undefined, undefined, false).execute(values);
-  return id;
 };
 
 /** After a successful IDR publish. */

@@ -12,7 +12,7 @@ import { resolveStorageInstance, storageAdapterFor } from '../service-instances/
 import type { IssuanceWarning } from './conformity-warnings.ts';
 import { coreTypeOf, extractCredentialDetails } from './credential-details.ts';
 import { validityWarnings } from './validity-warnings.ts';
-import { insertIssuedCredential, markPublished } from './credential-repository.ts';
+import { insertIssuedCredential, markPublished, newCredentialId } from './credential-repository.ts';
 import { resolveEntityLinks, type EntityLinks } from './entity-links.ts';
 import { resolveIssuanceDataModel } from './issuance-data-model.ts';
 import type { IssuanceDeps } from './issuance-deps.ts';
@@ -82,7 +82,10 @@ export interface PreparedIssuance {
 
 interface IssueOptions {
   idempotencyClaimId?: string;
-  /** Runs inside the transaction that writes the record: a caller (a batch item) settles its own row with it. */
+  /**
+   * Runs inside the transaction that writes the record, sent with it (not after it: it must not need the
+   * record's row): a caller (a batch item) settles its own row with it.
+   */
   onRecorded?: (tx: Queryable, credentialId: string) => Promise<void>;
 }
 
@@ -168,8 +171,9 @@ const completeIssuance = async (
     const { details, problems } = extractCredentialDetails(signed.decoded);
     if (problems.length) warnings.push({ code: 'DETAILS_EXTRACTION_FAILED', message: `Some details of the credential could not be read: ${problems.join('; ')}` });
     const wrappedDecryptionKey = stored.decryptionKey ? await deps.box.encrypt(stored.decryptionKey) : null;
+    const id = newCredentialId();
     const record = async (tx: Queryable) => {
-      const id = await insertIssuedCredential(tx, {
+      const written = insertIssuedCredential(tx, id, {
         tenantId,
         credentialType: request.credentialType,
         version: request.version,
@@ -191,8 +195,11 @@ const completeIssuance = async (
         humanLinkIncludesKey: keyInLink,
         statusEntries: signed.statusEntries,
       });
+      // A caller's writes need only the record's id (a batch item's credentialId is no foreign key): they are
+      // sent with the record, one round trip fewer; a failure of either fails the transaction. The claim
+      // names the record by a foreign key: it follows it.
+      await Promise.all([written, options.onRecorded?.(tx, id)]);
       if (options.idempotencyClaimId) await attachClaimRecord(tx, options.idempotencyClaimId, id);
-      if (options.onRecorded) await options.onRecorded(tx, id);
       return id;
     };
     // The record is one statement (all or nothing): a transaction only when a claim or a caller's row is written with it.
