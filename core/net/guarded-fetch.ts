@@ -16,15 +16,28 @@ const MAX_KNOWN_LITERALS = 256;
  * The body of a guarded answer is in memory already (it was read whole to cap its size): `text`, `json`
  * and `arrayBuffer` read those bytes directly instead of through the Response's body stream, which costs
  * several times as much CPU for every upstream call. A body is still read once only, as fetch's are.
+ * `bodyUsed` is answered here too: the Response's own getters build the body stream (under
+ * @hono/node-server's Response, the whole undici Response), so they are consulted only once a caller
+ * has taken that stream.
  */
 const readsInMemory = (response: Response, body: Uint8Array): Response => {
+  const proto = Object.getPrototypeOf(response) as object;
   let read = false;
+  let streamed = false;
+  const used = () => read || (streamed && (Reflect.get(proto, 'bodyUsed', response) as boolean));
   const take = () => {
-    if (read || response.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    if (used()) throw new TypeError('Body is unusable: Body has already been read');
     read = true;
     return body;
   };
   return Object.defineProperties(response, {
+    body: {
+      get: () => {
+        streamed = true;
+        return Reflect.get(proto, 'body', response) as ReadableStream<Uint8Array> | null;
+      },
+    },
+    bodyUsed: { get: used },
     text: { value: async () => utf8.decode(take()) },
     json: { value: async () => JSON.parse(utf8.decode(take())) as unknown },
     arrayBuffer: {
