@@ -93,6 +93,13 @@ describe('guarded fetch', () => {
     await once.text();
     await expect(once.json()).rejects.toThrow(TypeError);
     await expect(once.arrayBuffer()).rejects.toThrow(TypeError);
+    expect(once.bodyUsed).toBe(true);
+    // The body stream may be taken instead; once it is read, the body is used as with fetch.
+    const streamed = await allowed(`${base}/headers`);
+    expect(streamed.bodyUsed).toBe(false);
+    expect(await new Response(streamed.body).text()).toBe(sent);
+    expect(streamed.bodyUsed).toBe(true);
+    await expect(streamed.text()).rejects.toThrow(TypeError);
   });
 
   it('refuses loopback, private and local names unless allowed, before connecting', async () => {

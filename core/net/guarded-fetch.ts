@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import ipaddr from 'ipaddr.js';
-import { isPublicAddress, publicUrlProblem } from './public-url.ts';
+import { isPublicAddress, parsedUrlProblem } from './public-url.ts';
 import { failedBeforeConnecting, GuardedFetchError, MAX_RESPONSE_BYTES, landedAt, redirectedRequest, type Fetcher, type GuardOptions } from './fetcher.ts';
 import { rootCertificates } from 'node:tls';
 
@@ -16,15 +16,28 @@ const MAX_KNOWN_LITERALS = 256;
  * The body of a guarded answer is in memory already (it was read whole to cap its size): `text`, `json`
  * and `arrayBuffer` read those bytes directly instead of through the Response's body stream, which costs
  * several times as much CPU for every upstream call. A body is still read once only, as fetch's are.
+ * `bodyUsed` is answered here too: the Response's own getters build the body stream (under
+ * @hono/node-server's Response, the whole undici Response), so they are consulted only once a caller
+ * has taken that stream.
  */
 const readsInMemory = (response: Response, body: Uint8Array): Response => {
+  const proto = Object.getPrototypeOf(response) as object;
   let read = false;
+  let streamed = false;
+  const used = () => read || (streamed && (Reflect.get(proto, 'bodyUsed', response) as boolean));
   const take = () => {
-    if (read || response.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    if (used()) throw new TypeError('Body is unusable: Body has already been read');
     read = true;
     return body;
   };
   return Object.defineProperties(response, {
+    body: {
+      get: () => {
+        streamed = true;
+        return Reflect.get(proto, 'body', response) as ReadableStream<Uint8Array> | null;
+      },
+    },
+    bodyUsed: { get: used },
     text: { value: async () => utf8.decode(take()) },
     json: { value: async () => JSON.parse(utf8.decode(take())) as unknown },
     arrayBuffer: {
@@ -34,6 +47,29 @@ const readsInMemory = (response: Response, body: Uint8Array): Response => {
       },
     },
   });
+};
+
+/**
+ * A request's headers as Node's client takes them (lower-case names, our user agent unless the caller
+ * sets one). The adapters pass plain objects: copied as they are, as a Headers would hold them (names
+ * lower-cased, values trimmed, repeats joined); anything else goes through a Headers.
+ */
+const outboundHeaders = (given: HeadersInit | undefined, userAgent: string): Record<string, string> => {
+  const headers: Record<string, string> = { 'user-agent': userAgent };
+  if (given !== undefined && given !== null && Object.getPrototypeOf(given) === Object.prototype) {
+    const seen = new Set<string>();
+    for (const [name, raw] of Object.entries(given as Record<string, string>)) {
+      const key = name.toLowerCase();
+      const value = String(raw).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+      headers[key] = seen.has(key) ? `${headers[key]}, ${value}` : value;
+      seen.add(key);
+    }
+    return headers;
+  }
+  new Headers(given).forEach((v, k) => {
+    headers[k] = v;
+  });
+  return headers;
 };
 
 /**
@@ -78,10 +114,7 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
 
   const hop = (url: URL, init: RequestInit, pinned: { address: string; family: number }, signal: AbortSignal) =>
     new Promise<{ status: number; headers: [string, string][]; location?: string; body: Uint8Array }>((resolve, reject) => {
-      const headers: Record<string, string> = { 'user-agent': options.userAgent };
-      new Headers(init.headers).forEach((v, k) => {
-        headers[k] = v;
-      });
+      const headers = outboundHeaders(init.headers, options.userAgent);
       const payload = init.body === undefined || init.body === null ? undefined : (init.body as string | Uint8Array);
       if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -140,7 +173,7 @@ export const createGuardedFetch = (options: GuardOptions): Fetcher => {
     let request = init;
     for (let redirects = 0; ; redirects++) {
       // Scheme and userinfo rules here; addresses are judged on what the name resolves to.
-      const problem = publicUrlProblem(url.href, true);
+      const problem = parsedUrlProblem(url, true);
       if (problem) throw new GuardedFetchError('bad-url', `${url.host}: ${problem}`);
       const pinned = await checkedAddress(url);
       let answer;

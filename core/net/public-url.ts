@@ -19,6 +19,11 @@ export const publicUrlProblem = (raw: string, allowPrivate: boolean): string | u
   } catch {
     return 'must be an absolute http or https URL';
   }
+  return parsedUrlProblem(url, allowPrivate);
+};
+
+/** publicUrlProblem of a URL already parsed (the guarded fetcher's hops). */
+export const parsedUrlProblem = (url: URL, allowPrivate: boolean): string | undefined => {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
   if (url.username || url.password) return 'must not contain a username or password';
   if (allowPrivate) return undefined;
