@@ -239,7 +239,8 @@ export const transitionItem = async (
   };
   for (const [key, value] of set) values[`set.${key}`] = driverValue(itemColumns[key]!, value);
   for (const [key, value] of change) values[`batch.${key}`] = driverValue(batchColumns[key]!, value);
-  const [row] = (await tx._.session.prepareQuery(query, undefined, undefined, false).execute(values)) as { item: Record<string, unknown> | null; batch: Record<string, unknown> | null }[];
+  // Named, so postgres.js prepares each shape once per connection (no Parse, Describe and plan per move).
+  const [row] = (await tx._.session.prepareQuery(query, undefined, 'batch-item-move', false).execute(values)) as { item: Record<string, unknown> | null; batch: Record<string, unknown> | null }[];
   if (!row?.item) return undefined;
   if (!row.batch) throw new Error(`Batch ${t.batchId} vanished during a state change`);
   const after = rowFromJson<BatchItemRow>(credentialBatchItems, row.item);

@@ -159,7 +159,9 @@ export const insertIssuedCredential = async (db: Queryable, id: string, input: N
     } satisfies Values<typeof ENTRY_COLUMNS>),
   );
   const values = Object.assign(prefixed('record.', record), prefixed('credential.', issuance), ...entries);
-  await db._.session.prepareQuery(issuanceInsert(db, input.statusEntries.length), undefined, undefined, false).execute(values);
+  // Named, so postgres.js prepares it once per connection (one per entry count): Bind and Execute only, no Parse,
+  // Describe and plan on every issuance.
+  await db._.session.prepareQuery(issuanceInsert(db, input.statusEntries.length), undefined, 'issuance-insert', false).execute(values);
 };
 
 /** After a successful IDR publish. */
