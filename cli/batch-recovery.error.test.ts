@@ -4,7 +4,7 @@ import { findTenantBatch, findTenantBatchItem } from '../core/batches/batch-repo
 import { connectDatabase, type DatabaseHandle } from '../db/client.ts';
 import { credentialBatchItems } from '../db/schema/credential-batches.ts';
 import { insertBatch, insertCredential, insertTenant, lateWorkerWrite } from '../test/rig/batch-recovery-fixtures.ts';
-import { logLines, runCliHere, spawnCli } from '../test/rig/cli.ts';
+import { logLines, runCliHere } from '../test/rig/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../test/rig/databases.ts';
 import { TEST_ENCRYPTION_KEY } from '../test/rig/test-settings.ts';
 
@@ -151,16 +151,16 @@ describe('css-operator batch recovery: refusals', () => {
   it('the fence: a worker write between inspect and resolve makes the stale resolution version-mismatch; inspecting again gives the version that works', async () => {
     const { batch } = await insertBatch(handle.db, tenantId, ['OUTCOME_UNKNOWN']);
     const versionOf = (stdout: string) => /^batchVersion: (\d+)$/m.exec(stdout)![1]!;
-    const inspected = await spawnCli(['inspect-item', ...target(batch.id)], env);
+    const inspected = await runCliHere(['inspect-item', ...target(batch.id)], env);
     const seen = versionOf(inspected.stdout);
     await lateWorkerWrite(handle.db, tenantId, batch.id, 0);
-    const stale = await spawnCli(['resolve-item', ...target(batch.id), `--version=${seen}`, '--failed', '--evidence=e', '--reason=T'], env);
+    const stale = await runCliHere(['resolve-item', ...target(batch.id), `--version=${seen}`, '--failed', '--evidence=e', '--reason=T'], env);
     expect(stale.code).toBe(3);
     expect(stale.stdout.split('\n')[0]).toBe('outcome: version-mismatch');
     expect((await findTenantBatchItem(handle.db, tenantId, batch.id, 0))!.state).toBe('OUTCOME_UNKNOWN');
-    const again = await spawnCli(['inspect-item', ...target(batch.id)], env);
+    const again = await runCliHere(['inspect-item', ...target(batch.id)], env);
     expect(Number(versionOf(again.stdout))).toBeGreaterThan(Number(seen));
-    const fresh = await spawnCli(['resolve-item', ...target(batch.id), `--version=${versionOf(again.stdout)}`, '--failed', '--evidence=e', '--reason=T'], env);
+    const fresh = await runCliHere(['resolve-item', ...target(batch.id), `--version=${versionOf(again.stdout)}`, '--failed', '--evidence=e', '--reason=T'], env);
     expect(fresh.code).toBe(0);
     expect((await findTenantBatchItem(handle.db, tenantId, batch.id, 0))!.state).toBe('FAILED');
   });

@@ -66,8 +66,10 @@ const open = async (url: string, viewport = DESKTOP) => {
   await page.goto(url);
   return { page, watch };
 };
+/** The result's title once the page has finished with it (the status line is set last, after the render). */
 const resultOf = async (page: Page) => {
   await page.locator('#result').waitFor();
+  await page.locator('#status.status-good, #status.status-bad').waitFor();
   return page.locator('#result-title').innerText();
 };
 const expectAccessible = async (page: Page, state: string) => expect(await axeViolations(page), state).toEqual([]);
@@ -165,6 +167,8 @@ describe('render methods on /verify', { timeout: 120_000 }, () => {
     const { page } = await open(pageUrl(world, { uri: published.uri }));
     expect(await resultOf(page)).toBe('Verified');
     const card = page.frameLocator('#rendered');
+    // The frame loads its document after the page sets it: wait for it before reading every claim at once.
+    await card.locator('li.claim').first().waitFor();
     expect(await card.locator('li.claim').allInnerTexts()).toEqual(['0. Carbon: 12.5 KGM ✓ (Acme Widgets)', '1. Water: 3 LTR ✗ (Acme Widgets)']);
     expect(await card.locator('#facility').innerText()).toBe('Plant 1');
     expect(await card.locator('#ok').innerText()).toBe('In service');
