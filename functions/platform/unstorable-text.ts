@@ -26,7 +26,9 @@ const jsonProblem = async (root: unknown): Promise<string | undefined> => {
   const pending: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
   const budget = stepBudget(NODES_PER_STEP);
   while (pending.length > 0) {
-    await budget.spend(1);
+    // Awaited only at a step's end: an `await` of undefined would still cost a pause on every value.
+    const pause = budget.spend(1);
+    if (pause) await pause;
     const { value, path } = pending.pop()!;
     if (typeof value === 'string') {
       if (!storable(value)) return `${fieldPath(path)}: ${UNSTORABLE}`;
