@@ -7,29 +7,12 @@ import type { ConsoleEnv } from './console-env.ts';
 export const CSRF_FIELD = '_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 
-/** Sessions whose token is remembered (by the session's stored digest, never its cookie), the least recently used forgotten first. */
-const REMEMBERED_TOKENS = 1000;
-const tokens = new Map<string, string>();
-
 /**
  * The session's CSRF token: derived from the session's stored digest (the SHA-256 of its secret, httpOnly
  * cookie), so it needs no storage, changes with every sign-in, and a page on another origin can neither read
- * nor compute it. Every console request needs it (each page's forms carry it) and a WebCrypto digest is a
- * thread-pool round trip (the list page's profile showed it), so the derived tokens of recent sessions are kept
- * in memory, keyed by the digest: the process never holds a session's cookie beyond its request.
+ * nor compute it. The process never holds a session's cookie beyond its request.
  */
-export const csrfTokenFor = async (sessionDigest: string): Promise<string> => {
-  const known = tokens.get(sessionDigest);
-  if (known !== undefined) {
-    tokens.delete(sessionDigest);
-    tokens.set(sessionDigest, known);
-    return known;
-  }
-  const token = await sha256Hex(`console-csrf:${sessionDigest}`);
-  tokens.set(sessionDigest, token);
-  if (tokens.size > REMEMBERED_TOKENS) tokens.delete(tokens.keys().next().value!);
-  return token;
-};
+export const csrfTokenFor = (sessionDigest: string): Promise<string> => sha256Hex(`console-csrf:${sessionDigest}`);
 
 /** Constant-time comparison of two hex strings. */
 const sameToken = (a: string, b: string) => {
