@@ -19,15 +19,16 @@ export const readIdempotencyKey = (raw: string | undefined): string | undefined 
   return key;
 };
 
+/** An object's members as canonical JSON writes them: undefined ones left out, keys in code-unit order. */
+const sortedMembers = (value: object) =>
+  Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
 /** JSON with object keys sorted at every level, so the same body in another layout or key order digests the same. */
 const canonicalJson = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
+  if (value !== null && typeof value === 'object') return `{${sortedMembers(value).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   return JSON.stringify(value);
 };
 
@@ -48,11 +49,8 @@ const canonicalJsonInSteps = async (value: unknown, budget: StepBudget, level = 
     for (const item of value) parts.push(await canonicalJsonInSteps(item, budget, level + 1));
     return `[${parts.join(',')}]`;
   }
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const parts: string[] = [];
-  for (const [k, v] of entries) parts.push(`${JSON.stringify(k)}:${await canonicalJsonInSteps(v, budget, level + 1)}`);
+  for (const [k, v] of sortedMembers(value)) parts.push(`${JSON.stringify(k)}:${await canonicalJsonInSteps(v, budget, level + 1)}`);
   return `{${parts.join(',')}}`;
 };
 
