@@ -21,6 +21,19 @@ export const violatedConstraint = (error: unknown): string | undefined => {
   return undefined;
 };
 
+/** SQLSTATE classes that say the connection or the server failed, not the statement: whether it took effect is not known. */
+const OUTCOME_UNSURE_CLASSES = new Set(['08', '57', '58', 'XX']);
+
+/**
+ * True when PostgreSQL itself refused the statement (or the transaction's COMMIT) with an error of the statement
+ * (a constraint, a type, a serialization failure): nothing of it was committed. A lost connection, a server
+ * shutting down or an internal error says nothing certain, and neither does an error that is not PostgreSQL's.
+ */
+export const refusedByDatabase = (error: unknown): boolean => {
+  const code = pgErrorCode(error);
+  return code !== undefined && !OUTCOME_UNSURE_CLASSES.has(code.slice(0, 2));
+};
+
 export const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === '23503';
 export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === '23505';
 

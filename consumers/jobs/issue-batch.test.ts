@@ -167,12 +167,11 @@ describe('issuing a batch', () => {
     expect((await itemRows(rig.t.db, batchId)).map((r) => r.attemptCount)).toEqual([1, 1, 1]);
   });
 
-  it('a record transaction that fails after claiming the next item takes that claim back with it: the next item is claimed again, issued once', async () => {
-    const batchId = await submitItems([good(), good(), good()]);
-    const before = await credentialCount();
+  /** Work deps whose first item's record transaction fails after the caller's writes, as `fail` makes it. */
+  const recordFailingOnce = (fail: (tx: Parameters<Parameters<ReturnType<BatchWorkDeps['issueItem']>['issue']>[0]>[0]) => Promise<unknown>): BatchWorkDeps => {
     const w = workDeps(deps());
     let failed = false;
-    const failInRecord: BatchWorkDeps = {
+    return {
       ...w,
       issueItem: (input) => {
         const prepared = w.issueItem(input);
@@ -182,19 +181,42 @@ describe('issuing a batch', () => {
               await onRecorded(tx, credentialId);
               if (!failed) {
                 failed = true;
-                throw new Error('the record transaction failed');
+                await fail(tx);
               }
             }),
         };
       },
     };
-    await processBatch(failInRecord, tenantId, batchId);
+  };
+
+  it('a record transaction that fails after claiming the next item takes that claim back with it: the next item is claimed again, issued once', async () => {
+    const batchId = await submitItems([good(), good(), good()]);
+    const before = await credentialCount();
+    await processBatch(
+      recordFailingOnce(async () => {
+        throw new Error('the record transaction failed');
+      }),
+      tenantId,
+      batchId,
+    );
     const view = await status(batchId);
-    // The first item's record was rolled back after signing and storing: its outcome is unknown (never replayed).
+    // The first item's record failed after signing and storing, for a reason that does not say whether it was
+    // written: its outcome is unknown (never replayed).
     expect(view).toMatchObject({ state: 'NEEDS_ATTENTION', counts: { issued: 2, unknown: 1, processing: 0, queued: 0 } });
     expect(view.items.map((i: { state: string }) => i.state)).toEqual(['OUTCOME_UNKNOWN', 'ISSUED', 'ISSUED']);
     expect(await credentialCount()).toBe(before + 2);
     expect((await itemRows(rig.t.db, batchId)).map((r) => r.attemptCount)).toEqual([1, 1, 1]);
+  });
+
+  it('a record PostgreSQL refuses (nothing committed) with its stored copy removed is a known failure: the item is retried, never OUTCOME_UNKNOWN', async () => {
+    const batchId = await submitItems([good(), good(), good()]);
+    const before = await credentialCount();
+    await processBatch(recordFailingOnce((tx) => tx.execute(sql`select 1 / 0`)), tenantId, batchId);
+    const rows = await itemRows(rig.t.db, batchId);
+    expect(rows.map((r) => r.state)).toEqual(['QUEUED', 'ISSUED', 'ISSUED']);
+    expect(rows[0]).toMatchObject({ attemptCount: 1, credentialId: null });
+    expect((await status(batchId)).counts).toMatchObject({ unknown: 0, issued: 2 });
+    expect(await credentialCount()).toBe(before + 2);
   });
 
   it('the warnings of an issued item are kept with it and shown in the projection', async () => {

@@ -1,3 +1,4 @@
+import { refusedByDatabase } from '../db-errors.ts';
 import { ApiError } from '../errors.ts';
 import { metrics } from '../metrics/recorder.ts';
 import { inSpan } from '../tracing/trace-context.ts';
@@ -207,10 +208,18 @@ const completeIssuance = async (
     credentialId = await inSpan('issuance.record', () => (alone ? record(deps.db) : deps.db.transaction(record)));
   } catch (error) {
     deps.logger.warn('A credential was signed and stored but could not be recorded; removing the stored copy', { ...trace, storageUri: stored.uri });
+    let removed = false;
     try {
       await storage.delete(externalId, { encrypted });
+      removed = true;
     } catch (cleanup) {
       deps.logger.warn('The stored copy of an unrecorded credential could not be removed', { ...trace, storageUri: stored.uri, error: String(cleanup) });
+    }
+    // PostgreSQL refused the record (nothing committed) and the stored copy is gone: the outcome is known, nothing
+    // issued, and the attempt is a plain fault like one the storage service refused. Otherwise it may exist.
+    if (removed && refusedByDatabase(error)) {
+      recordUnusedEntries(deps, issuer.did, signed.statusEntries, 'the credential could not be recorded');
+      throw error;
     }
     throw markDispatched(error);
   }
