@@ -1,5 +1,4 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../../db/client.ts';
 import { secondsUntilToken } from './client-rate-limit.ts';
 
 export interface AdmissionLimits {
@@ -30,10 +29,4 @@ export const admissionCall = ({ rate, lease }: Bound<AdmissionLimits>): SQL =>
 export const admissionOf = (row: AdmissionRow, perMinute: number): Admission => {
   if (!row.granted) return { admitted: false, busy: false, retryAfterSeconds: secondsUntilToken(row, perMinute) };
   return row.lease ? { admitted: true, lease: row.lease } : { admitted: false, busy: true };
-};
-
-/** A request's admission in one round trip (admissionCall). */
-export const admit = async (db: Queryable, limits: AdmissionLimits): Promise<Admission> => {
-  const [row] = await db.execute<AdmissionRow>(sql`select tokens, granted, lease from ${admissionCall(limits)}`);
-  return admissionOf(row!, limits.rate.perMinute);
 };

@@ -2,9 +2,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/rig/databases.ts';
-import { admit } from './admission.ts';
+import { admitVerification } from '../verification/verification-admission.ts';
+import type { AdmissionLimits } from './admission.ts';
 import { takeClientToken } from './client-rate-limit.ts';
 import { enterConcurrency, leaveConcurrency } from './concurrency-lease.ts';
+
+/** The admission statement the verify route runs (one prepared statement with its VC-instance read). */
+const admit = async (db: DatabaseHandle['db'], limits: AdmissionLimits) => (await admitVerification(db, limits)).admission;
 
 /** Two clients of one database, as two processes (or isolates) would have. */
 let database: TestDatabase;
