@@ -12,9 +12,7 @@ import { createLogger } from '../../core/logging/logger.ts';
 import { browserSessions, credentialBatches, identifierSchemes, organisations, registrars, renderTemplates, serviceInstances, tenants, users } from '../../db/schema/index.ts';
 import { bundleEdgeEntry } from '../../scripts/edge-bundle.ts';
 import { csrfTokenIn } from '../rig/console-user.ts';
-import { pointStorageInstance, startIssuanceRig, type IssuanceRig } from '../rig/credential-fixtures.ts';
-import { pointVcInstance } from '../rig/did-fixtures.ts';
-import { SYSTEM_SERVICE_IDS } from '../../core/settings/system-services.ts';
+import { startIssuanceRig, systemServicesEnv, type IssuanceRig } from '../rig/credential-fixtures.ts';
 import { startTestWorker } from '../rig/jobs.ts';
 import { createTestDatabase, type TestDatabase } from '../rig/databases.ts';
 import { DPP_070, renderTemplateBody, startRenderTemplateRig, type RenderTemplateRig } from '../rig/template-fixtures.ts';
@@ -287,10 +285,8 @@ describe('the console batch and issue pages as edge functions in workerd', () =>
     foreignProductId = (foreign.body as { id: string }[])[0]!.id;
     cookie = await openSession(rig.t.databaseUrl, await rig.t.tenantOf('tenantA'));
     // The worker installs pg-boss's schema and the queues, as it does in production before any edge enqueue.
-    worker = await startTestWorker(rig.t.databaseUrl, [], createLogger('error'));
-    // Its start-up seeds the system service instances from its own settings: they go back to the rig's VC and storage.
-    await pointVcInstance(rig.t, SYSTEM_SERVICE_IDS.VC, rig.vc);
-    await pointStorageInstance(rig.t, SYSTEM_SERVICE_IDS.STORAGE, rig.storage.url);
+    // Its start-up seeds the system service instances from its settings: the rig's VC and storage services.
+    worker = await startTestWorker(rig.t.databaseUrl, [], createLogger('error'), systemServicesEnv(rig));
     [edge, issueEdge] = await Promise.all([
       startEdgeWorker({
         entry: 'functions/console-batches/edge.ts',
