@@ -9,8 +9,9 @@ import type { IssueItem } from './process-batch.ts';
 
 /**
  * A batch item is issued by the code of POST /credentials, unchanged (batch note 1): the stored
- * request is parsed with this process's settings, its reads and checks start at once (nothing is sent
- * anywhere by them: the batch starts them for its next item while the current one is issued), and
+ * request is parsed with this process's settings, its reads and checks start at once (nothing is written
+ * and no service is called by them, though a context or schema not cached yet may be fetched: the batch
+ * starts them for its next item while the current one is issued), and
  * `issue` does the rest; the item settles in the record's transaction.
  */
 export const batchItemIssuer =

@@ -239,7 +239,7 @@ export const transitionItem = async (
   };
   for (const [key, value] of set) values[`set.${key}`] = driverValue(itemColumns[key]!, value);
   for (const [key, value] of change) values[`batch.${key}`] = driverValue(batchColumns[key]!, value);
-  // Named, so postgres.js prepares each shape once per connection (no Parse, Describe and plan per move).
+  // Any name turns on postgres.js's `prepare`: each shape's text is prepared once per connection (no Parse, Describe and plan per move).
   const [row] = (await tx._.session.prepareQuery(query, undefined, 'batch-item-move', false).execute(values)) as { item: Record<string, unknown> | null; batch: Record<string, unknown> | null }[];
   if (!row?.item) return undefined;
   if (!row.batch) throw new Error(`Batch ${t.batchId} vanished during a state change`);

@@ -159,8 +159,8 @@ export const insertIssuedCredential = async (db: Queryable, id: string, input: N
     } satisfies Values<typeof ENTRY_COLUMNS>),
   );
   const values = Object.assign(prefixed('record.', record), prefixed('credential.', issuance), ...entries);
-  // Named, so postgres.js prepares it once per connection (one per entry count): Bind and Execute only, no Parse,
-  // Describe and plan on every issuance.
+  // Any name turns on postgres.js's `prepare` (drizzle passes nothing else of it): postgres.js then prepares the
+  // statement once per connection, keyed by its text (one per entry count), so an issuance sends Bind and Execute only.
   await db._.session.prepareQuery(issuanceInsert(db, input.statusEntries.length), undefined, 'issuance-insert', false).execute(values);
 };
 

@@ -91,8 +91,8 @@ interface IssueOptions {
 }
 
 /**
- * The steps of issuance up to the adapters: reads and checks only, nothing sent to any service and
- * nothing written, so a batch may run them for its next item while the current one is signed
+ * The steps of issuance up to the adapters: reads and checks only (a context or schema not cached yet may be
+ * fetched), no service called and nothing written, so a batch may run them for its next item while the current one is signed
  * (every refusal of issuance is thrown here or by the VC service).
  */
 export const prepareIssuance = async (deps: IssuanceDeps, tenantId: string, request: IssuanceRequest): Promise<PreparedIssuance> => {

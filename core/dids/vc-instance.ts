@@ -37,7 +37,7 @@ export const resolveVcInstance = async (db: Queryable, tenantId: string, given?:
     .from(serviceInstances)
     .where(and(eq(serviceInstances.serviceType, 'VC'), eq(serviceInstances.isPrimary, true), visibleTo(serviceInstances.tenantId, tenantId)))
     .orderBy(desc(eq(serviceInstances.tenantId, tenantId)));
-  const chosen = primary ?? (await findVisible(db, SYSTEM_TENANT_ID, SYSTEM_SERVICE_IDS.VC));
+  const chosen = primary ?? (await systemVcInstance(db));
   if (!chosen) throw serviceInstanceNotFound(VC_FIELD);
   return chosen;
 };
@@ -58,7 +58,7 @@ export const vcAdapterFor = async (deps: VcDeps, instance: VcInstance): Promise<
 
 /** Which row is the system default VC instance: its reserved id, system-owned. */
 export const isSystemVcInstance = (): SQL =>
-  and(eq(serviceInstances.id, SYSTEM_SERVICE_IDS.VC), visibleTo(serviceInstances.tenantId, SYSTEM_TENANT_ID)) as SQL;
+  and(eq(serviceInstances.id, SYSTEM_SERVICE_IDS.VC), eq(serviceInstances.tenantId, SYSTEM_TENANT_ID)) as SQL;
 
 /**
  * The system default VC instance (its host is reserved: tenants cannot self-manage it). Every public

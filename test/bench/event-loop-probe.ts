@@ -3,7 +3,7 @@ import { Session } from 'node:inspector';
 import { createHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
- * Loaded into a bench's web process with `--import` (see `probeFlags` in event-loop-windows.ts): it
+ * Loaded into a bench's web process with `--import` (isolation.bench.ts starts the web process with it): it
  * measures the event-loop delay (perf_hooks.monitorEventLoopDelay, 10 ms resolution) in windows. Each
  * SIGUSR2 ends the current window: its delay figures are written to EVENT_LOOP_PROBE_FILE (JSON, ms,
  * written whole then renamed) and a new window starts. With EVENT_LOOP_PROBE_PROFILE_DIR set, each
@@ -20,10 +20,12 @@ if (file) {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const held = createHistogram();
-  let lastCpu = process.threadCpuUsage();
+  // process.threadCpuUsage came with Node 22.19: on an older Node `held` stays empty (reported as 0) rather than throwing in the measured process.
+  const threadCpu = typeof process.threadCpuUsage === 'function' ? () => process.threadCpuUsage() : () => undefined;
+  let lastCpu = threadCpu();
   setInterval(() => {
-    const cpu = process.threadCpuUsage();
-    held.record(Math.max(1, cpu.user - lastCpu.user + cpu.system - lastCpu.system));
+    const cpu = threadCpu();
+    if (cpu && lastCpu) held.record(Math.max(1, cpu.user - lastCpu.user + cpu.system - lastCpu.system));
     lastCpu = cpu;
   }, 10).unref();
   const session = profileDir ? new Session() : undefined;
@@ -55,7 +57,7 @@ if (file) {
     // Reset after the profile is written: writing it is the probe's work, not the window's.
     delay.reset();
     held.reset();
-    lastCpu = process.threadCpuUsage();
+    lastCpu = threadCpu();
     window += 1;
     writeFileSync(`${file}.partial`, JSON.stringify(figures));
     renameSync(`${file}.partial`, file);
