@@ -1,6 +1,4 @@
-import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { VcInstance } from '../../core/dids/vc-instance.ts';
 import { leaveConcurrency } from '../../core/limits/concurrency-lease.ts';
 import { admitVerification } from '../../core/verification/verification-admission.ts';
 import { clientAddress } from '../platform/client-address.ts';
@@ -19,12 +17,6 @@ const BUSY_RETRY_SECONDS = 1;
 /** A verification's slot is given back when it ends; should its process die first, after this long. */
 const LEASE_SECONDS = 120;
 
-/** The system VC instance read with each admitted request's admission, for its verification. */
-const admittedWith = new WeakMap<Context<AppEnv>, { instance: VcInstance | undefined }>();
-
-/** The system VC instance as read when this request was admitted (verifyBounds ran before the route). */
-export const admittedSystemVc = (c: Context<AppEnv>) => admittedWith.get(c);
-
 /**
  * The public verify route fetches URLs for strangers: VERIFY_RATE_LIMIT_PER_MINUTE per client
  * (every request counts, valid or not) and VERIFY_MAX_CONCURRENCY verifications at once across every
@@ -41,7 +33,7 @@ export const verifyBounds = createMiddleware<AppEnv>(async (c, next) => {
     if (!admission.busy) return rateLimited(c, RATE_SCOPE, admission.retryAfterSeconds);
     return c.json({ error: 'Too many verifications in progress; retry shortly', code: 'VERIFY_BUSY' }, 429, { 'retry-after': String(BUSY_RETRY_SECONDS) });
   }
-  admittedWith.set(c, { instance: systemVc });
+  c.set('admittedSystemVc', { instance: systemVc });
   try {
     await next();
   } finally {

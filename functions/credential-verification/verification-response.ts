@@ -6,11 +6,10 @@ import type { AppEnv } from '../platform/env.ts';
 import { requestDeps } from '../platform/request-deps.ts';
 import type { z } from '@hono/zod-openapi';
 import type { VerifyRequest, VerifyResultSchema } from './schemas.ts';
-import { admittedSystemVc } from './bounds.ts';
 
 /** Runs the pipeline for a request (GET or POST) and renders its report: 200 with the verdict, else the failure's status and code. */
 export const verificationResponse = async (c: Context<AppEnv>, request: VerifyRequest) => {
-  const report = await verifyCredential({ ...requestDeps(c), systemVc: admittedSystemVc(c) }, request);
+  const report = await verifyCredential({ ...requestDeps(c), systemVc: c.get('admittedSystemVc') }, request);
   if (!report.completed) {
     const { code, message } = report.failure;
     throw new ApiError(FAILURE_STATUS[code], message, code === 'URI_NOT_ALLOWED' ? 'VALIDATION_FAILED' : code);

@@ -1,4 +1,5 @@
 import type { Deps } from '../../core/deps.ts';
+import type { VcInstance } from '../../core/dids/vc-instance.ts';
 import type { JobQueue } from '../../core/jobs/job-queue.ts';
 import type { WebSettings } from '../../core/settings/web-settings.ts';
 import type { Authenticator } from './auth/authenticator.ts';
@@ -23,5 +24,7 @@ export interface AppEnv {
     services: Services;
     principal: Principal;
     correlationId: string;
+    /** The system VC instance read with a public verification's admission (credential-verification/bounds.ts), for its verification. */
+    admittedSystemVc?: { instance: VcInstance | undefined };
   };
 }
