@@ -13,6 +13,8 @@ import { createLogger } from '../../core/logging/logger.ts';
 import { issueBody, SAMPLES, samplePayload, startIssuanceRig, systemServicesEnv, type IssuanceRig } from '../rig/credential-fixtures.ts';
 import { runJob, startTestWorker, testWorkerDeps } from '../rig/jobs.ts';
 import { apiAs, signInToConsole, type ConsoleUser } from '../rig/console-user.ts';
+import { canBuildPayload } from '../../core/console/payload-from-master-data.ts';
+import { CORE_DATA_MODELS } from '../../core/data-models/core-data-models.ts';
 import { DPP_070, TEMPLATE_STORAGE_ENV } from '../rig/template-fixtures.ts';
 import { launchBrowser, newContext, XSS_MARKER } from './browser-rig.ts';
 import { FIELD_PAYLOADS } from './xss-corpus.ts';
@@ -278,6 +280,16 @@ describe('the console in a real browser', () => {
     await page.getByLabel('Assessor level').selectOption('3rdParty');
     await page.getByLabel('Assessment level').selectOption('scheme-cab');
     await previewAndIssue('issue-conformity', 'https://scheme.example.com/esg/emissions');
+  });
+
+  it("every other data model's issue form (each type, each version) meets WCAG 2.1 AA at both widths", { timeout: 120_000 }, async () => {
+    // The product passport and conformity credential of 0.7.0 are walked above; every other form the console builds is checked here.
+    const walked = new Set([DPP_070, DCC_070]);
+    for (const model of CORE_DATA_MODELS.filter((m) => canBuildPayload(m.credentialType, m.version) && !walked.has(m.id))) {
+      await go(`/console/issue?dataModelId=${model.id}`);
+      await page.getByRole('button', { name: 'Preview what will be signed' }).waitFor();
+      await checkPage(`issue-form-${model.credentialType}-${model.version}`);
+    }
   });
 
   it('walks the library: register a received credential, its checks, verify again, tag and annotate', { timeout: 120_000 }, async () => {
