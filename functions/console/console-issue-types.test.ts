@@ -131,6 +131,13 @@ describe('console: issue every credential type from master data', () => {
     expect(issued.status).toBe(404);
   });
 
+  it('a tenant without a DID is told so at the signing DID picker (an empty choice saying where to make one)', async () => {
+    const carol = await signInToConsole(rig.t.url, `carol-${crypto.randomUUID().slice(0, 8)}`);
+    const form = await carol.get(`/console/issue?dataModelId=${modelId('DigitalIdentityAnchor', '0.7.0')}`);
+    expect(form.status).toBe(200);
+    expect(form.html).toMatch(/<select[^>]*name="issuerDid"[^>]*>\s*<option value="">No DID yet: create one under DIDs<\/option>\s*<\/select>/);
+  });
+
   it('lists a scheme’s profiles once the scheme is chosen (without scripts, the form posted again), and refuses a profile of another scheme', async () => {
     const dcc = modelId('DigitalConformityCredential', '0.7.0');
     const before = await alice.get(`/console/issue?dataModelId=${dcc}`);

@@ -112,6 +112,7 @@ export const IssueFormBody = (props: { form: IssueForm; values: Record<string, s
           required
           errors={errors}
           value={values.issuerDid ?? defaultDid?.id}
+          empty={form.dids.length === 0 ? 'No DID yet: create one under DIDs' : undefined}
           choices={form.dids.map((d) => ({ value: d.id, label: `${d.name ?? d.alias ?? d.did} — ${d.did}` }))}
         />
         <SelectField
