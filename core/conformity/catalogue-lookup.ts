@@ -5,7 +5,7 @@ import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 
 /** The system's entry first, so it wins over a tenant's entry with the same canonical URI. */
-const systemFirst = (tenantColumn: AnyColumn) => sql`(${tenantColumn} = ${SYSTEM_TENANT_ID}) desc`;
+export const systemFirst = (tenantColumn: AnyColumn) => sql`(${tenantColumn} = ${SYSTEM_TENANT_ID}) desc`;
 
 export const schemeIsVisible = async (db: Queryable, tenantId: string, schemeId: string): Promise<boolean> => {
   const rows = await db.select({ id: cvcSchemes.id }).from(cvcSchemes).where(and(eq(cvcSchemes.id, schemeId), visibleTo(cvcSchemes.tenantId, tenantId))).limit(1);
@@ -15,7 +15,7 @@ export const schemeIsVisible = async (db: Queryable, tenantId: string, schemeId:
 /** The visible profile with this URI (the system's when both have it), or undefined. */
 export const visibleProfile = async (db: Queryable, tenantId: string, profileId: string) => {
   const [row] = await db
-    .select({ id: cvcProfiles.id, schemeId: cvcProfiles.schemeId, tenantId: cvcProfiles.tenantId })
+    .select({ id: cvcProfiles.id, schemeId: cvcProfiles.schemeId, tenantId: cvcProfiles.tenantId, name: cvcProfiles.name, version: cvcProfiles.version, validFrom: cvcProfiles.validFrom })
     .from(cvcProfiles)
     .where(and(eq(cvcProfiles.id, profileId), visibleTo(cvcProfiles.tenantId, tenantId)))
     .orderBy(systemFirst(cvcProfiles.tenantId))

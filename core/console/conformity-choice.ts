@@ -1,12 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { cvcProfiles, cvcSchemes } from '../../db/schema/index.ts';
-import { SYSTEM_TENANT_ID } from '../../db/system-tenant.ts';
+import { cvcSchemes } from '../../db/schema/index.ts';
+import { systemFirst, visibleProfile } from '../conformity/catalogue-lookup.ts';
 import { visibleTo } from '../tenancy/visibility.ts';
 import type { CatalogueEntry } from './payload-builders/master-records.ts';
-
-/** The system's entry first, so it wins over a tenant's entry with the same canonical URI (as the catalogue lists). */
-const systemFirst = (tenantColumn: typeof cvcSchemes.tenantId | typeof cvcProfiles.tenantId) => sql`(${tenantColumn} = ${SYSTEM_TENANT_ID}) desc`;
 
 /** The conformity scheme a person chose, as the tenant sees it (its own or the system's), or undefined. */
 export const chosenScheme = async (db: Queryable, tenantId: string, schemeId: string): Promise<CatalogueEntry | undefined> => {
@@ -23,11 +20,6 @@ export const chosenScheme = async (db: Queryable, tenantId: string, schemeId: st
 
 /** The profile a person chose, if the tenant sees it and it belongs to the chosen scheme; else undefined. */
 export const chosenProfile = async (db: Queryable, tenantId: string, schemeId: string, profileId: string): Promise<CatalogueEntry | undefined> => {
-  const [row] = await db
-    .select({ id: cvcProfiles.id, name: cvcProfiles.name, version: cvcProfiles.version, validFrom: cvcProfiles.validFrom, schemeId: cvcProfiles.schemeId })
-    .from(cvcProfiles)
-    .where(and(eq(cvcProfiles.id, profileId), visibleTo(cvcProfiles.tenantId, tenantId)))
-    .orderBy(systemFirst(cvcProfiles.tenantId))
-    .limit(1);
+  const row = await visibleProfile(db, tenantId, profileId);
   return row && row.schemeId === schemeId ? { id: row.id, name: row.name, version: row.version, validFrom: row.validFrom } : undefined;
 };
