@@ -412,7 +412,7 @@ export const bundleEdgeEntry = async (entry: string, outfile: string, platform: 
   });
   const outputs = new Map(Object.entries(result.metafile.outputs).map(([path, output]) => [resolve(path), output]));
   // The main module: the output of the entry point. esbuild names it like a chunk; it is written as `<group>.js`.
-  const [mainPath, main] = [...outputs].find(([, output]) => output.entryPoint !== undefined && resolve(output.entryPoint) === resolve(entry))!;
+  const [mainPath] = [...outputs].find(([, output]) => output.entryPoint !== undefined && resolve(output.entryPoint) === resolve(entry))!;
   const importsOf = (path: string, kind: 'import-statement' | 'dynamic-import') =>
     outputs.get(path)!.imports.filter((i) => i.kind === kind && !i.external).map((i) => resolve(i.path));
   const startUp = new Set([mainPath]);
