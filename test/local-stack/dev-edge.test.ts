@@ -7,7 +7,7 @@ import { edgeEntries } from '../../scripts/edge-bundle.ts';
 import { SERVED_BY_HEADER, wranglerRoutes } from '../../scripts/edge-routes.ts';
 import { createTestDatabase, type TestDatabase } from '../rig/databases.ts';
 import { freePort } from '../rig/postgres-server.ts';
-import { runProgram, type Program } from '../rig/program.ts';
+import { runProgram, stopProgram, untilPrinted, type Program } from '../rig/program.ts';
 
 /**
  * `npm run dev:edge` as a user starts it (its own ports, its own data folder, a database of its own), then the
@@ -23,17 +23,6 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
   /** The walk-through's token, request and record, for the walk-throughs after it. */
   const walked: { auth: Record<string, string>; request: unknown; id: string; check: Record<string, string> } = { auth: {}, request: undefined, id: '', check: {} };
 
-  /** Waits for the startup table (bounded): the whole stack answers once it is printed. */
-  const untilStarted = async (seconds: number) => {
-    for (let waited = 0; waited < seconds * 10; waited += 1) {
-      if (program.output().stdout.includes('Press Ctrl+C to stop.')) return;
-      if (program.child.exitCode !== null) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const { stdout, stderr } = program.output();
-    throw new Error(`dev:edge did not start:\n${stdout}\n${stderr}`);
-  };
-
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'css-dev-edge-'));
     database = await createTestDatabase('empty');
@@ -48,14 +37,12 @@ describe('npm run dev:edge: the API behind one origin, edge groups under workerd
       LOCAL_DATA_DIR: dir,
       LOG_LEVEL: 'warn',
     });
-    await untilStarted(240);
+    // The startup table (bounded): the whole stack answers once it is printed.
+    await untilPrinted(program, 'Press Ctrl+C to stop.', 240);
   }, 300_000);
 
   afterAll(async () => {
-    if (program && program.child.exitCode === null) {
-      program.child.kill('SIGTERM');
-      await program.exited;
-    }
+    await stopProgram(program);
     await database?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
   }, 60_000);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueBody, samplePayload, SAMPLES } from '../rig/credential-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../rig/databases.ts';
 import { freePort } from '../rig/postgres-server.ts';
-import { runProgram, type Program } from '../rig/program.ts';
+import { runProgram, stopProgram, untilPrinted, type Program } from '../rig/program.ts';
 import { startReceiver, type Receiver, type ReceivedSpan } from './otlp-receiver.ts';
 
 /**
@@ -48,17 +48,11 @@ describe('npm start with OTEL_EXPORTER_OTLP_ENDPOINT: one SDK, a service.name pe
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     });
     // Readiness, bounded: the startup table is printed once everything runs.
-    for (let waited = 0; !program.output().stdout.includes('Press Ctrl+C to stop.'); waited += 1) {
-      if (program.child.exitCode !== null || waited > 2400) throw new Error(`npm start did not start:\n${program.output().stdout}\n${program.output().stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await untilPrinted(program, 'Press Ctrl+C to stop.', 240);
   }, 300_000);
 
   afterAll(async () => {
-    if (program && program.child.exitCode === null) {
-      program.child.kill('SIGTERM');
-      await program.exited;
-    }
+    await stopProgram(program);
     await database?.drop();
     await receiver?.close();
     if (dir) await rm(dir, { recursive: true, force: true });

@@ -27,6 +27,25 @@ export const runProgram = (script: string, env: Record<string, string>): Program
   return { child, exited, output: () => ({ stdout, stderr }) };
 };
 
+/** Waits (bounded) until the program has printed `text`; throws with what it printed if it exits or `seconds` pass first. */
+export const untilPrinted = async (program: Program, text: string, seconds: number): Promise<void> => {
+  for (let waited = 0; waited < seconds * 10; waited += 1) {
+    if (program.output().stdout.includes(text)) return;
+    if (program.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const { stdout, stderr } = program.output();
+  throw new Error(`did not print ${JSON.stringify(text)}:\n${stdout}\n${stderr}`);
+};
+
+/** Stops a program that still runs (SIGTERM) and waits for it to exit. */
+export const stopProgram = async (program: Program | undefined): Promise<void> => {
+  if (program && program.child.exitCode === null) {
+    program.child.kill('SIGTERM');
+    await program.exited;
+  }
+};
+
 /**
  * Waits until a server process answers `healthUrl` with a 2xx: undefined then, else why it will not (it
  * exited, or `seconds` passed). Another server's answer on the port (a 404 from a test server that took
