@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, isNull, lte, or, sql, type Column, type Query, type SQL } from 'drizzle-orm';
+import { and, asc, eq, fillPlaceholders, getTableColumns, isNull, lte, or, sql, type Column, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
 import { credentialBatches, credentialBatchItems, type BatchItemState } from '../../db/schema/credential-batches.ts';
@@ -42,14 +42,18 @@ export const findBatchItems = (db: Queryable, batchId: string): Promise<BatchIte
   db.select().from(credentialBatchItems).where(eq(credentialBatchItems.batchId, batchId)).orderBy(asc(credentialBatchItems.index));
 
 /** A batch's first `limit` QUEUED items due at `at` (no retry time, or one past), in index order; read only, nothing locked. */
-export const findDueItems = (db: Queryable, batchId: string, at: Date, limit: number): Promise<BatchItemRow[]> =>
+export const findDueItems = (db: Queryable, batchId: string, at: Date, limit: number): Promise<BatchItemRow[]> => dueItemsQuery(db, batchId, at, limit);
+
+/** The statement of `findDueItems` (its text and parameters through `toSQL()`, e.g. for EXPLAIN). */
+export const dueItemsQuery = (db: Queryable, batchId: string, at: Date, limit: number) =>
   db
     .select()
     .from(credentialBatchItems)
     .where(
       and(
         eq(credentialBatchItems.batchId, batchId),
-        eq(credentialBatchItems.state, 'QUEUED'),
+        // A literal, not a parameter: the planner then reads credential_batch_items_queued_idx (queued items only).
+        sql`${credentialBatchItems.state} = 'QUEUED'`,
         or(isNull(credentialBatchItems.nextAttemptAt), lte(credentialBatchItems.nextAttemptAt, at)),
       ),
     )
@@ -215,16 +219,8 @@ const moveStatement = (t: ItemTransition, setKeys: string[], batchKeys: string[]
   return built;
 };
 
-/**
- * Moves one item from one of `from` to `to` in the caller's transaction, in one statement: the item
- * row locked and written, and with it both counters, the batch version and `batchChange` in the batch
- * row. Returns the item's state before, the item and the batch after, or undefined (and writes
- * nothing) when the item is no longer in an expected state or the attempt token differs.
- */
-export const transitionItem = async (
-  tx: Queryable,
-  t: ItemTransition,
-): Promise<{ before: Pick<BatchItemRow, 'id' | 'state'>; after: BatchItemRow; batch: BatchRow } | undefined> => {
+/** A transition's statement (built once per shape) and the values of its placeholders. */
+const moveOf = (t: ItemTransition): { query: Query; values: Record<string, unknown> } => {
   const set = Object.entries(t.set ?? {}).filter(([, value]) => value !== undefined);
   const change = Object.entries(t.batchChange ?? {}).filter(([, value]) => value !== undefined);
   const query = moveStatement(t, set.map(([key]) => key), change.map(([key]) => key));
@@ -239,6 +235,26 @@ export const transitionItem = async (
   };
   for (const [key, value] of set) values[`set.${key}`] = driverValue(itemColumns[key]!, value);
   for (const [key, value] of change) values[`batch.${key}`] = driverValue(batchColumns[key]!, value);
+  return { query, values };
+};
+
+/** A transition's statement as text and parameters (e.g. for EXPLAIN); `transitionItem` runs the same statement. */
+export const moveStatementText = (t: ItemTransition): { sql: string; params: unknown[] } => {
+  const { query, values } = moveOf(t);
+  return { sql: query.sql, params: fillPlaceholders(query.params, values) };
+};
+
+/**
+ * Moves one item from one of `from` to `to` in the caller's transaction, in one statement: the item
+ * row locked and written, and with it both counters, the batch version and `batchChange` in the batch
+ * row. Returns the item's state before, the item and the batch after, or undefined (and writes
+ * nothing) when the item is no longer in an expected state or the attempt token differs.
+ */
+export const transitionItem = async (
+  tx: Queryable,
+  t: ItemTransition,
+): Promise<{ before: Pick<BatchItemRow, 'id' | 'state'>; after: BatchItemRow; batch: BatchRow } | undefined> => {
+  const { query, values } = moveOf(t);
   // Any name turns on postgres.js's `prepare`: each shape's text is prepared once per connection (no Parse, Describe and plan per move).
   const [row] = (await tx._.session.prepareQuery(query, undefined, 'batch-item-move', false).execute(values)) as { item: Record<string, unknown> | null; batch: Record<string, unknown> | null }[];
   if (!row?.item) return undefined;

@@ -96,5 +96,7 @@ export const credentialBatchItems = pgTable(
     uniqueIndex('credential_batch_items_index_uq').on(t.batchId, t.index),
     uniqueIndex('credential_batch_items_reference_uq').on(t.batchId, t.reference),
     index('credential_batch_items_tenant_credential_idx').on(t.tenantId, t.credentialId),
+    // The batch's queued items in index order: a claim and the next-item read start at the first queued item, not at item 0.
+    index('credential_batch_items_queued_idx').on(t.batchId, t.index).where(sql`${t.state} = 'QUEUED'`),
   ],
 );

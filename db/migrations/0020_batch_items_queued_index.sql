@@ -1,0 +1,1 @@
+CREATE INDEX "credential_batch_items_queued_idx" ON "credential_batch_items" USING btree ("batch_id","index") WHERE "credential_batch_items"."state" = 'QUEUED';
