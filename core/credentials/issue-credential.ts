@@ -1,6 +1,6 @@
 import { refusedByDatabase } from '../db-errors.ts';
 import { ApiError } from '../errors.ts';
-import { metrics } from '../metrics/recorder.ts';
+import { metrics, type IssuanceStep } from '../metrics/recorder.ts';
 import { inSpan } from '../tracing/trace-context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { upstreamDidNothing } from '../adapters/adapter-errors.ts';
@@ -42,6 +42,12 @@ const entityLinksOrWarning = async (deps: IssuanceDeps, tenantId: string, payloa
       warning: { code: 'ENTITY_LINK_FAILED', message: 'The credential could not be linked to its product, facility or organisation' },
     };
   }
+};
+
+/** One step of issuance: its span (`issuance.<step>`) and its duration in `css_issuance_step_seconds`. */
+const inStep = <T>(step: IssuanceStep, fn: () => Promise<T>): Promise<T> => {
+  const started = performance.now();
+  return inSpan(`issuance.${step}`, fn).finally(() => metrics().issuanceStep(step, (performance.now() - started) / 1000));
 };
 
 /** A read started before its turn: its failure is marked handled now and thrown only where it is awaited. */
@@ -104,7 +110,7 @@ export const prepareIssuance = async (deps: IssuanceDeps, tenantId: string, requ
   const storageRead = startedEarly(resolveStorageInstance(deps.db, tenantId, request.storage.serviceInstanceId, STORAGE_FIELD));
   const entitiesRead = entityLinksOrWarning(deps, tenantId, payload);
   const dataModel = await dataModelRead;
-  const { warnings } = await inSpan('issuance.validate', () => validateCredentialPayload({ db: deps.db, payloadChecks: deps.payloadChecks }, { tenantId, dataModel, payload }));
+  const { warnings } = await inStep('validate', () => validateCredentialPayload({ db: deps.db, payloadChecks: deps.payloadChecks }, { tenantId, dataModel, payload }));
   warnings.push(...validityWarnings(payload));
   const issuer = await issuerRead;
   const storageInstance = await storageRead;
@@ -128,7 +134,7 @@ const completeIssuance = async (
   const minted: StatusEntry[] = [];
   let signed: SignedCredential;
   try {
-    signed = await inSpan('issuance.sign', () =>
+    signed = await inStep('sign', () =>
       signWithStatus(vc, {
         issuerDid: issuer.did,
         payload,
@@ -152,7 +158,7 @@ const completeIssuance = async (
   const externalId = crypto.randomUUID();
   let stored: StoredDocument;
   try {
-    stored = await inSpan('issuance.store', () => storage.storeJson(signed.enveloped as unknown as Record<string, unknown>, { encrypt: encrypted, id: externalId }));
+    stored = await inStep('store', () => storage.storeJson(signed.enveloped as unknown as Record<string, unknown>, { encrypt: encrypted, id: externalId }));
   } catch (error) {
     const failure = adapterFailure(error, { logger: deps.logger, correlationId: deps.correlationId, action: 'store the credential' });
     // Refused, or the storage service answered an error: nothing was stored, and the signed copy
@@ -205,7 +211,7 @@ const completeIssuance = async (
     };
     // The record is one statement (all or nothing): a transaction only when a claim or a caller's row is written with it.
     const alone = options.idempotencyClaimId === undefined && options.onRecorded === undefined;
-    credentialId = await inSpan('issuance.record', () => (alone ? record(deps.db) : deps.db.transaction(record)));
+    credentialId = await inStep('record', () => (alone ? record(deps.db) : deps.db.transaction(record)));
   } catch (error) {
     deps.logger.warn('A credential was signed and stored but could not be recorded; removing the stored copy', { ...trace, storageUri: stored.uri });
     let removed = false;
@@ -226,7 +232,7 @@ const completeIssuance = async (
 
   const publishing = request.publishing;
   if (publishing?.publish) {
-    const published = await inSpan('issuance.publish', () => publishCredential(deps, {
+    const published = await inStep('publish', () => publishCredential(deps, {
       tenantId,
       options: publishing,
       entities,

@@ -14,9 +14,18 @@ export interface MetricsRecorder {
   statusAllocation(purpose: string): void;
   /** One read of the schema or context cache: a hit, or a miss that fetches (or falls back to a bundled copy). */
   documentCache(kind: string, hit: boolean): void;
+  /** How long one step of an issuance took (single or batch item), whether it succeeded or not. */
+  issuanceStep(step: IssuanceStep, seconds: number): void;
 }
 
-const NO_METRICS: MetricsRecorder = { httpRequest: () => {}, issuance: () => {}, verification: () => {}, statusAllocation: () => {}, documentCache: () => {} };
+/**
+ * The steps of issuance, timed one by one: `validate` (the payload against its schemas and contexts), `sign`
+ * (status entries minted, then the credential signed: the VC service), `store` (the storage service), `record`
+ * (the database transaction), `publish` (the identity resolver, when asked).
+ */
+export type IssuanceStep = 'validate' | 'sign' | 'store' | 'record' | 'publish';
+
+const NO_METRICS: MetricsRecorder = { httpRequest: () => {}, issuance: () => {}, verification: () => {}, statusAllocation: () => {}, documentCache: () => {}, issuanceStep: () => {} };
 
 let installed: MetricsRecorder = NO_METRICS;
 

@@ -64,6 +64,12 @@ describe('metrics recorded by the domain (issuance, verification, HTTP by route)
     expect(sample(text, 'http_request_duration_seconds_count', { route: '/api/v1/credentials', method: 'POST', status: '201' })).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', { route: '/api/v1/credentials/:id', method: 'GET', status: '200' })).toBe(1);
     expect(sample(text, 'css_status_list_allocations_total', { purpose: 'revocation' })).toBe(1);
+    // Each step of the one issuance timed once (the refused one stopped before its payload was validated); nothing published.
+    for (const step of ['validate', 'sign', 'store', 'record']) {
+      expect(sample(text, 'css_issuance_step_seconds_count', { step }), step).toBe(1);
+      expect(sample(text, 'css_issuance_step_seconds_sum', { step }), step).toBeGreaterThan(0);
+    }
+    expect(sample(text, 'css_issuance_step_seconds_count', { step: 'publish' })).toBe(0);
     // The schema once (a miss); each context fetched once (misses) and then read from the cache (hits).
     expect(sample(text, 'css_document_cache_reads_total', { kind: 'schema', result: 'miss' })).toBe(1);
     expect(sample(text, 'css_document_cache_reads_total', { kind: 'context', result: 'miss' })).toBeGreaterThanOrEqual(1);
