@@ -1,6 +1,7 @@
 import { refusedByDatabase } from '../db-errors.ts';
 import { ApiError } from '../errors.ts';
-import { metrics, type IssuanceStep } from '../metrics/recorder.ts';
+import { metrics, type Steps } from '../metrics/recorder.ts';
+import { timedStep } from '../metrics/timed-step.ts';
 import { inSpan } from '../tracing/trace-context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { upstreamDidNothing } from '../adapters/adapter-errors.ts';
@@ -44,11 +45,7 @@ const entityLinksOrWarning = async (deps: IssuanceDeps, tenantId: string, payloa
   }
 };
 
-/** One step of issuance: its span (`issuance.<step>`) and its duration in `css_issuance_step_seconds`. */
-const inStep = <T>(step: IssuanceStep, fn: () => Promise<T>): Promise<T> => {
-  const started = performance.now();
-  return inSpan(`issuance.${step}`, fn).finally(() => metrics().issuanceStep(step, (performance.now() - started) / 1000));
-};
+const inStep = <T>(step: Steps['issuance'], fn: () => Promise<T>): Promise<T> => timedStep('issuance', step, fn);
 
 /** A read started before its turn: its failure is marked handled now and thrown only where it is awaited. */
 const startedEarly = <T>(read: Promise<T>): Promise<T> => {

@@ -30,14 +30,14 @@ export const createPrometheusRecorder = (registry: Registry): MetricsRecorder =>
     registers: [registry],
   });
   const steps = new Histogram({
-    name: 'css_issuance_step_seconds',
-    help: 'Duration of each step of issuance (single and batch items): validate, sign (VC service: mint and sign), store (storage service), record (database), publish (identity resolver)',
-    labelNames: ['step'] as const,
+    name: 'css_step_seconds',
+    help: 'Duration of each step of issuance (single and batch items: validate, sign, store, record, publish) and of verification (retrieve, decrypt, digest, proof)',
+    labelNames: ['operation', 'step'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [registry],
   });
   return {
-    issuanceStep: (step, seconds) => steps.observe({ step }, seconds),
+    step: (operation, step, seconds) => steps.observe({ operation, step }, seconds),
     statusAllocation: (purpose) => allocations.inc({ purpose }),
     documentCache: (kind, hit) => cacheReads.inc({ kind, result: hit ? 'hit' : 'miss' }),
     httpRequest: (route, method, status, seconds) => requests.observe({ route, method, status: String(status) }, seconds),

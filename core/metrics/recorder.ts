@@ -14,18 +14,23 @@ export interface MetricsRecorder {
   statusAllocation(purpose: string): void;
   /** One read of the schema or context cache: a hit, or a miss that fetches (or falls back to a bundled copy). */
   documentCache(kind: string, hit: boolean): void;
-  /** How long one step of an issuance took (single or batch item), whether it succeeded or not. */
-  issuanceStep(step: IssuanceStep, seconds: number): void;
+  /** How long one step of an issuance or a verification took, whether it succeeded or not. */
+  step<O extends keyof Steps>(operation: O, step: Steps[O], seconds: number): void;
 }
 
 /**
- * The steps of issuance, timed one by one: `validate` (the payload against its schemas and contexts), `sign`
- * (status entries minted, then the credential signed: the VC service), `store` (the storage service), `record`
- * (the database transaction), `publish` (the identity resolver, when asked).
+ * The steps timed, by operation. Issuance: `validate` (the payload against its schemas and contexts), `sign`
+ * (status entries minted, then the credential signed: the VC service), `store` (the storage service),
+ * `record` (the database transaction), `publish` (the identity resolver, when asked). Verification:
+ * `retrieve` (the credential fetched), `decrypt`, `digest` (compared with the one given), `proof` (proof and
+ * status: the VC service).
  */
-export type IssuanceStep = 'validate' | 'sign' | 'store' | 'record' | 'publish';
+export interface Steps {
+  issuance: 'validate' | 'sign' | 'store' | 'record' | 'publish';
+  verification: 'retrieve' | 'decrypt' | 'digest' | 'proof';
+}
 
-const NO_METRICS: MetricsRecorder = { httpRequest: () => {}, issuance: () => {}, verification: () => {}, statusAllocation: () => {}, documentCache: () => {}, issuanceStep: () => {} };
+const NO_METRICS: MetricsRecorder = { httpRequest: () => {}, issuance: () => {}, verification: () => {}, statusAllocation: () => {}, documentCache: () => {}, step: () => {} };
 
 let installed: MetricsRecorder = NO_METRICS;
 

@@ -1,4 +1,5 @@
 import { credentialTypeOf, metrics } from '../metrics/recorder.ts';
+import { timedStep } from '../metrics/timed-step.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AdapterError } from '../adapters/adapter-errors.ts';
 import type { VerifyResult } from '../adapters/vc/vc-adapter.ts';
@@ -53,7 +54,7 @@ const verifyWithSystemVc = async (deps: VerificationDeps, credential: EnvelopedC
 
 /** Proof, status and validity window of an enveloped credential, recorded in `checks`. */
 const judge = async (deps: VerificationDeps, credential: EnvelopedCredential, checks: Checks, now: Date): Promise<Verdict> => {
-  const result = await verifyWithSystemVc(deps, credential);
+  const result = await timedStep('verification', 'proof', () => verifyWithSystemVc(deps, credential));
   const decodedCredential = decodeEnvelopedPayload(credential);
   const warnings: string[] = [];
   let error: Verdict['error'];
@@ -96,19 +97,19 @@ const verifySteps = async (deps: VerificationDeps, input: VerificationInput): Pr
   const warnings: string[] = [];
   let stage: keyof Checks = 'retrieval';
   try {
-    const retrieved = await retrieve(deps.fetcher, input.uri, deps.allowPrivateUrls);
+    const retrieved = await timedStep('verification', 'retrieve', () => retrieve(deps.fetcher, input.uri, deps.allowPrivateUrls));
     checks.retrieval = 'pass';
     let { bytes, document } = retrieved;
     if (isEncryptionEnvelope(document)) {
       stage = 'decryption';
-      ({ bytes, document } = await decryptEnvelope(document, input.decryptionKey));
+      ({ bytes, document } = await timedStep('verification', 'decrypt', () => decryptEnvelope(document, input.decryptionKey)));
       checks.decryption = 'pass';
     } else if (input.decryptionKey !== undefined) {
       warnings.push('decryptionKey was not used: the credential is not encrypted');
     }
     if (input.digestMultibase !== undefined || input.hash !== undefined) {
       stage = 'digest';
-      await checkDigest(input, bytes, document);
+      await timedStep('verification', 'digest', () => checkDigest(input, bytes, document));
       checks.digest = 'pass';
     } else {
       warnings.push('No digestMultibase or hash was given: the content was not compared with an integrity value');

@@ -66,10 +66,14 @@ describe('metrics recorded by the domain (issuance, verification, HTTP by route)
     expect(sample(text, 'css_status_list_allocations_total', { purpose: 'revocation' })).toBe(1);
     // Each step of the one issuance timed once (the refused one stopped before its payload was validated); nothing published.
     for (const step of ['validate', 'sign', 'store', 'record']) {
-      expect(sample(text, 'css_issuance_step_seconds_count', { step }), step).toBe(1);
-      expect(sample(text, 'css_issuance_step_seconds_sum', { step }), step).toBeGreaterThan(0);
+      expect(sample(text, 'css_step_seconds_count', { operation: 'issuance', step }), step).toBe(1);
+      expect(sample(text, 'css_step_seconds_sum', { operation: 'issuance', step }), step).toBeGreaterThan(0);
     }
-    expect(sample(text, 'css_issuance_step_seconds_count', { step: 'publish' })).toBe(0);
+    expect(sample(text, 'css_step_seconds_count', { operation: 'issuance', step: 'publish' })).toBe(0);
+    // Two verifications fetched and decrypted (the wrong key failed there, its digest and proof never judged); one judged by the VC service.
+    expect(sample(text, 'css_step_seconds_count', { operation: 'verification', step: 'retrieve' })).toBe(2);
+    expect(sample(text, 'css_step_seconds_count', { operation: 'verification', step: 'decrypt' })).toBe(2);
+    expect(sample(text, 'css_step_seconds_count', { operation: 'verification', step: 'proof' })).toBe(1);
     // The schema once (a miss); each context fetched once (misses) and then read from the cache (hits).
     expect(sample(text, 'css_document_cache_reads_total', { kind: 'schema', result: 'miss' })).toBe(1);
     expect(sample(text, 'css_document_cache_reads_total', { kind: 'context', result: 'miss' })).toBeGreaterThanOrEqual(1);
