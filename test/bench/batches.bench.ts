@@ -354,8 +354,8 @@ try {
         operation: 'item',
         machineMicros,
         beside: {
-          'of it the worker (its start to settlement)': workerCpuMs * 1000,
-          [`the floors' chain, ${connections} connection(s) (machine)`]: floors?.chainMachineMicros,
+          "of it the worker's (its start to settlement)": workerCpuMs * 1000,
+          [`the floors' chain's machine CPU (${connections} connection(s))`]: floors?.chainMachineMicros,
         },
       });
     }

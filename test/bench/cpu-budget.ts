@@ -39,11 +39,11 @@ export const printCpuBudget = (budget: CpuBudget, cores = availableParallelism()
   const beside = Object.entries(budget.beside ?? {})
     .filter((entry): entry is [string, number] => entry[1] !== undefined)
     .map(([what, micros]) => `${what} ${ms(micros)}`);
-  const measured = [`machine ${ms(budget.machineMicros)}`, ...beside].join(', ');
+  const measured = [`machine ${ms(budget.machineMicros)}`, ...beside].join('; ');
   const verdict =
     budget.machineMicros > allowed
       ? `out of reach by CPU alone on this machine: ${(budget.machineMicros / allowed).toFixed(1)}× the budget ` +
-        `(${ms(budget.machineMicros - allowed)} over); at this cost ${cores} cores fully busy give at most ${Math.round((cores * 1e6) / budget.machineMicros)}/s`
+        `(${ms(budget.machineMicros - allowed)} over); at this cost ${cores} cores fully busy give at most about ${Math.round((cores * 1e6) / budget.machineMicros)}/s`
       : `the CPU would allow it (${Math.round((budget.machineMicros / allowed) * 100)}% of the budget)`;
   console.log(`CPU budget, ${budget.target}: ${cores} cores ÷ ${rate}/s = ${ms(allowed)} of machine CPU per ${budget.operation}; measured per ${budget.operation}: ${measured} → ${verdict}`);
 };

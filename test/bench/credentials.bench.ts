@@ -80,7 +80,7 @@ const floorTargetLine = (label: string, results: PairedResults, route: string, f
     perSecond: share * results.medianOf(floor, 'requestsPerSecond'),
     operation,
     machineMicros: medianCpuOf(results, route, 'machine')!,
-    beside: { 'of it the web process': medianCpuOf(results, route, 'server'), 'the VC floor (machine)': medianCpuOf(results, floor, 'machine') },
+    beside: { "of it the web process's": medianCpuOf(results, route, 'server'), "the VC floor's machine CPU": medianCpuOf(results, floor, 'machine') },
   });
 };
 /** Runs rounds while sampling the web process's RSS; prints the peak against the target. */
