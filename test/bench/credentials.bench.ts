@@ -74,9 +74,9 @@ const floorTargetLine = (label: string, results: PairedResults, route: string, f
   const rate = results.medianOf(route, 'requestsPerSecond');
   if (!withFloors) return console.log(`${label}: ${rate}/s; target ≥ ${percent(share)} of the VC floor: cannot be judged (BENCH_FLOORS=false, no floor measured)`);
   const row = recordPairedRatio(results, route, floor, share);
-  console.log(`${label}: ${percent(row.ratio)} of ${floor} (${row.detail}; rounds ${percent(row.low)}–${percent(row.high)}; target ≥ ${percent(share)}: ${verdict(row.ratio >= share)})`);
+  console.log(`${label}: ${percent(row.ratio)} of the VC floor's rate (${floor}: ${row.detail}; rounds ${percent(row.low)}–${percent(row.high)}; target ≥ ${percent(share)}: ${verdict(row.ratio >= share)})`);
   printCpuBudget({
-    target: `${label} at ${percent(share)} of the VC floor`,
+    target: `${label.toLowerCase()} at ${percent(share)} of the VC floor`,
     perSecond: share * results.medianOf(floor, 'requestsPerSecond'),
     operation,
     machineMicros: medianCpuOf(results, route, 'machine')!,
