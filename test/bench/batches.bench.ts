@@ -353,6 +353,7 @@ try {
         perSecond: target,
         operation: 'item',
         machineMicros,
+        measuredPerSecond: value,
         beside: {
           "of it the worker's (its start to settlement)": workerCpuMs * 1000,
           [`the floors' chain's machine CPU (${connections} connection(s))`]: floors?.chainMachineMicros,

@@ -80,6 +80,7 @@ const floorTargetLine = (label: string, results: PairedResults, route: string, f
     perSecond: share * results.medianOf(floor, 'requestsPerSecond'),
     operation,
     machineMicros: medianCpuOf(results, route, 'machine')!,
+    measuredPerSecond: rate,
     beside: { "of it the web process's": medianCpuOf(results, route, 'server'), "the VC floor's machine CPU": medianCpuOf(results, floor, 'machine') },
   });
 };
