@@ -272,6 +272,11 @@ export interface LoadResult {
   non2xx: number;
   /** The server process's CPU time per request in µs, when its pid was given. */
   serverCpuMicros?: number;
+  /**
+   * The whole machine's busy CPU time (/proc/stat, every process: servers, PostgreSQL, the load generator) per
+   * request in µs over the measured run (measure gives it); per operation in pairedMeasurements' results (requestsPerOperation).
+   */
+  machineCpuMicros?: number;
 }
 
 const loadGenerator = join(dirname(fileURLToPath(import.meta.url)), 'load-generator.ts');
@@ -332,5 +337,5 @@ export const report = (title: string, rows: LoadResult[], reference?: (row: Load
   );
 };
 
-export { median, pairedMeasurements, pairedRounds, pairedTimings, recordPairedCpuRatio, recordPairedRatio, type Contender, type PairedResults } from './paired-rounds.ts';
+export { median, medianCpuOf, pairedMeasurements, pairedRounds, pairedTimings, recordPairedCpuRatio, recordPairedRatio, type Contender, type PairedResults } from './paired-rounds.ts';
 export { printSummary, recordRatio, recordedRatios, type RatioRow } from './summary.ts';

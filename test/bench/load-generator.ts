@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { machineCpuSeconds } from './machine-cpu.ts';
 import { cpuSecondsOf } from './process-cpu.ts';
 
 /**
@@ -19,8 +20,11 @@ for await (const chunk of process.stdin) input += chunk;
 const job = JSON.parse(input) as Job;
 if (job.warmupSeconds > 0) await autocannon({ ...job.options, duration: job.warmupSeconds });
 const cpuBefore = job.serverPid ? cpuSecondsOf(job.serverPid) : 0;
+const machineBefore = machineCpuSeconds();
 const result = await autocannon({ ...job.options, duration: job.seconds });
+const machineCpuSecondsUsed = machineCpuSeconds() - machineBefore;
 const serverCpuSeconds = job.serverPid ? cpuSecondsOf(job.serverPid) - cpuBefore : undefined;
+const answered = Math.max(1, result.requests.total);
 process.stdout.write(
   JSON.stringify({
     requestsPerSecond: result.requests.average,
@@ -30,6 +34,9 @@ process.stdout.write(
     non2xx: result.non2xx,
     // The server's CPU per answered request, in microseconds: unlike throughput, barely moved by what
     // else the machine runs at the time (postgres, the load generator, another bench).
-    serverCpuMicros: serverCpuSeconds === undefined ? undefined : (serverCpuSeconds * 1e6) / Math.max(1, result.requests.total),
+    serverCpuMicros: serverCpuSeconds === undefined ? undefined : (serverCpuSeconds * 1e6) / answered,
+    // The whole machine's busy CPU per answered request (every process, this load generator's too): what one
+    // request costs the machine, the figure a rate target on these cores has to fit in.
+    machineCpuMicros: (machineCpuSecondsUsed * 1e6) / answered,
   }),
 );

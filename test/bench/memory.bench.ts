@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { npmStartArgs } from '../rig/npm-start.ts';
 import { freePort } from '../rig/postgres-server.ts';
 import { untilHealthy } from '../rig/program.ts';
 import { TEST_APP_CLIENT, TEST_AUDIENCE, TEST_ENCRYPTION_KEY } from '../rig/test-settings.ts';
 import { callJson, CONNECTIONS, measure, median, recordPairedCpuRatio, recordPairedRatio, recordRatio, ROUNDS, startBenchStack, type LoadResult, type PairedResults } from './lib.ts';
+import { rssMbOf } from './process-rss.ts';
 
 /**
  * Memory of the web process (`functions/server.ts`, its own process): RSS idle after start-up and its
@@ -25,10 +25,7 @@ const VARIANTS: Record<string, string> = {
   [`npm run start:web (${START_WEB_FLAGS})`]: START_WEB_FLAGS,
   ...(process.env.BENCH_MEMORY_FLAGS ? { [`tried: ${process.env.BENCH_MEMORY_FLAGS}`]: process.env.BENCH_MEMORY_FLAGS } : {}),
 };
-const rssMb = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
-  return Math.round(Number(line.split(/\s+/)[1]) / 1024);
-};
+const rssMb = (pid: number) => Math.round(rssMbOf(pid));
 interface Round {
   idle: number;
   peak: number;

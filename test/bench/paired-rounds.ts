@@ -30,6 +30,15 @@ export interface PairedResults {
 const cpuOf = (run: LoadResult) => run.serverCpuMicros;
 
 /**
+ * A contender's median CPU µs: of its server's process per request ('server'), or of the whole machine per
+ * operation ('machine'); undefined unless every run has it.
+ */
+export const medianCpuOf = (results: PairedResults, name: string, of: 'server' | 'machine') => {
+  const values = results.runs.get(name)!.map((run) => (of === 'server' ? cpuOf(run) : run.machineCpuMicros));
+  return values.every((value) => value !== undefined) ? Math.round(median(values)) : undefined;
+};
+
+/**
  * Measures contenders in `rounds` paired rounds. The order alternates (as given in even rounds,
  * reversed in odd ones) so no contender always gets the warmer machine; prints the medians.
  */
@@ -40,24 +49,31 @@ export const pairedMeasurements = async (title: string, everyone: Contender[], r
     for (const contender of order) {
       const run = await measure(contender.name, contender.load);
       const perOperation = contender.requestsPerOperation ?? 1;
-      runs.get(contender.name)!.push({ ...run, requestsPerSecond: Math.round(run.requestsPerSecond / perOperation) });
+      runs.get(contender.name)!.push({
+        ...run,
+        requestsPerSecond: Math.round(run.requestsPerSecond / perOperation),
+        machineCpuMicros: run.machineCpuMicros === undefined ? undefined : run.machineCpuMicros * perOperation,
+      });
     }
   }
   const medianOf = (name: string, key: 'requestsPerSecond' | 'p50' | 'p99') => Math.round(median(runs.get(name)!.map((run) => run[key])));
+  const results = { rounds, runs, medianOf };
   console.log(`\n${title} (${rounds} paired rounds, order alternating)`);
   console.table(
-    everyone.map(({ name }) => ({
-      run: name,
-      'median req/s': medianOf(name, 'requestsPerSecond'),
-      'per round': runs.get(name)!.map((run) => run.requestsPerSecond).join(' '),
-      'p50 ms': medianOf(name, 'p50'),
-      'p99 ms': medianOf(name, 'p99'),
-      ...(runs.get(name)!.every((run) => cpuOf(run) !== undefined)
-        ? { 'server CPU µs/req': Math.round(median(runs.get(name)!.map((run) => cpuOf(run)!))) }
-        : {}),
-    })),
+    everyone.map(({ name }) => {
+      const serverCpu = medianCpuOf(results, name, 'server');
+      return {
+        run: name,
+        'median req/s': medianOf(name, 'requestsPerSecond'),
+        'per round': runs.get(name)!.map((run) => run.requestsPerSecond).join(' '),
+        'p50 ms': medianOf(name, 'p50'),
+        'p99 ms': medianOf(name, 'p99'),
+        ...(serverCpu === undefined ? {} : { 'server CPU µs/req': serverCpu }),
+        'machine CPU µs/op': medianCpuOf(results, name, 'machine') ?? '',
+      };
+    }),
   );
-  return { rounds, runs, medianOf };
+  return results;
 };
 
 /** Records `measured` ÷ `reference` throughput, taken within each round; the median with its spread. */
@@ -86,7 +102,6 @@ export const recordPairedCpuRatio = (results: PairedResults, measured: string, r
   const measuredRuns = results.runs.get(measured)!;
   if (![...referenceRuns, ...measuredRuns].every((run) => cpuOf(run) !== undefined)) return undefined;
   const ratios = measuredRuns.map((run, i) => cpuOf(referenceRuns[i]!)! / cpuOf(run)!);
-  const medianCpu = (runs: LoadResult[]) => Math.round(median(runs.map((run) => cpuOf(run)!)));
   return recordRatio({
     measured: `${measured} (server CPU per request)`,
     reference,
@@ -94,7 +109,7 @@ export const recordPairedCpuRatio = (results: PairedResults, measured: string, r
     low: Math.min(...ratios),
     high: Math.max(...ratios),
     rounds: results.rounds,
-    detail: `${medianCpu(measuredRuns)} vs ${medianCpu(referenceRuns)} µs CPU/req`,
+    detail: `${medianCpuOf(results, measured, 'server')} vs ${medianCpuOf(results, reference, 'server')} µs CPU/req`,
   });
 };
 

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ), as the system states it. */
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime and of /proc/stat (USER_HZ), as the system states it. */
+export const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 if (!Number.isInteger(TICKS_PER_SECOND) || TICKS_PER_SECOND <= 0) throw new Error('getconf CLK_TCK gave no clock tick rate');
 
 /** The fields of /proc/<pid>/stat after the command name (field 3 onwards). */

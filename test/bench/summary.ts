@@ -44,7 +44,7 @@ export const readRatios = (file: string): RatioRow[] =>
         .map((line) => JSON.parse(line) as RatioRow)
     : [];
 
-const percent = (value: number) => `${Math.round(value * 100)}%`;
+export const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 export const printSummary = (rows: RatioRow[], title = 'Summary: every ratio (median of paired rounds)') => {
   console.log(`\n${title}`);
