@@ -19,6 +19,7 @@ import { recordMachineCpu } from './machine-cpu.ts';
 import { cpuSecondsOf } from './process-cpu.ts';
 import { rssMbOf, sampleRssPeak } from './process-rss.ts';
 import { cutProfile } from './profile-window.ts';
+import { addStepsBetween, METRICS_TOKEN, printSteps, scrapeSteps, type StepTotals } from './step-metrics.ts';
 import { STORAGE_API_KEY, VC_API_KEY } from './service-processes.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -43,6 +44,8 @@ const here = dirname(fileURLToPath(import.meta.url));
  * budget (cpu-budget.ts): N cores ÷ the target rate against the machine CPU per item over the batch's measured
  * window (/proc/stat read every 100 ms, interpolated at the first claim and the settlement); one batch's also with
  * its latency budget, 1 ÷ 200 s per item against the floor chain's time per item (1 ÷ its rate at one connection).
+ * Each batch row also prints its items' steps (the worker's own `css_step_seconds` read before and after the
+ * batches, step-metrics.ts) beside the floors' time per item.
  * The worker starts as `npm run start:worker` starts it (package.json, with its node flags), so the
  * figures are those of the deployed program; the VC and storage services start as their npm scripts do.
  * BENCH_BATCH_ITEMS (default 500) shortens a run; BENCH_BATCH_MEMORY_ONLY=true runs only the memory
@@ -196,8 +199,16 @@ const startWorker = async (concurrency: number) => {
   const profileName = `worker-${process.pid}-${workerRun}-c${concurrency}.cpuprofile`;
   const nodeArgs = PROFILE_DIR ? [`--cpu-prof-name=${profileName}`] : [];
   const spawnedAt = Date.now();
+  const metricsPort = await freePort();
   const worker = program([...workerArgs().slice(0, -1), ...nodeArgs, ...workerArgs().slice(-1)], {
-    ...testWorkerEnv(stack.databaseUrl, { ...systemEnv, BATCH_JOB_CONCURRENCY: String(concurrency), WORKER_JOB_TIMEOUT_SECONDS: '300', LOG_LEVEL: 'info' }),
+    ...testWorkerEnv(stack.databaseUrl, {
+      ...systemEnv,
+      BATCH_JOB_CONCURRENCY: String(concurrency),
+      WORKER_JOB_TIMEOUT_SECONDS: '300',
+      LOG_LEVEL: 'info',
+      WORKER_METRICS_PORT: String(metricsPort),
+      METRICS_BEARER_TOKEN: METRICS_TOKEN,
+    }),
   });
   await waitFor('the worker', () => worker.stdout().includes('Worker started') || worker.child.exitCode !== null);
   if (worker.child.exitCode !== null) throw new Error('the worker did not start');
@@ -206,6 +217,8 @@ const startWorker = async (concurrency: number) => {
     /** The worker's CPU (user + system, every thread) since it started, per item, in ms: less moved by the machine's load than items/s. */
     cpuMsPerItem: (items: number) => ((cpuSecondsOf(worker.child.pid!) - cpuAtStart) * 1000) / items,
     pid: worker.child.pid!,
+    /** Its `/metrics` (the issuance steps of its items). */
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     /** Stops it; with a profile, prints where its CPU went per item in `window`. */
     stop: async (window?: Window) => {
       worker.child.kill('SIGTERM');
@@ -249,16 +262,19 @@ const rateOf = (w: Window) => w.items / ((w.last.getTime() - w.first.getTime()) 
 const runBatches = async (count: number, concurrency: number) => {
   const worker = await startWorker(concurrency);
   const machine = recordMachineCpu();
+  const stepsBefore = await scrapeSteps(worker.metricsUrl);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) ids.push(await submitBatch());
   await waitFor(`${count} batches`, () => settled(ids), 600_000);
   machine.stop();
+  const steps: StepTotals = new Map();
+  addStepsBetween(steps, stepsBefore, await scrapeSteps(worker.metricsUrl));
   const window = await windowOf(ids);
   const cpuMs = worker.cpuMsPerItem(window.items);
   await worker.stop(window);
   /** The whole machine's busy CPU per item over the window (every process), µs. */
   const machineMicros = (machine.secondsBetween(window.first.getTime(), window.last.getTime()) * 1e6) / window.items;
-  return { rate: rateOf(window), cpuMs, machineMicros };
+  return { rate: rateOf(window), cpuMs, machineMicros, steps };
 };
 
 /** Ten (BENCH_BATCH_MEMORY_RUNS) batches one after another on one worker: its RSS and each batch's items/s. */
@@ -308,7 +324,7 @@ try {
   if (MEMORY_ONLY) {
     await memoryRuns();
   } else {
-    const { rate: one, cpuMs: oneCpu, machineMicros: oneMachine } = await runBatches(1, 1);
+    const { rate: one, cpuMs: oneCpu, machineMicros: oneMachine, steps: oneSteps } = await runBatches(1, 1);
     const floorsOne = WITH_FLOORS ? await floorsAt(1) : undefined;
     const single = await measure('POST /credentials (0.7.0 DPP, encrypted)', {
       url: `${stack.api.url}/api/v1/credentials`,
@@ -316,7 +332,7 @@ try {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(dpp()),
     });
-    const { rate: four, cpuMs: fourCpu, machineMicros: fourMachine } = await runBatches(4, 4);
+    const { rate: four, cpuMs: fourCpu, machineMicros: fourMachine, steps: fourSteps } = await runBatches(4, 4);
     const floorsFour = WITH_FLOORS ? await floorsAt(4) : undefined;
 
     console.log(`\nBatch issuance, ${ITEMS}-item batches of 0.7.0 DPPs, encrypted, worker, VC and storage services as their own processes`);
@@ -337,9 +353,9 @@ try {
     ]);
     const ratio = (measured: string, value: number, reference: string, floor: number, target: number) =>
       recordRatio({ measured, reference, ratio: value / floor, low: value / floor, high: value / floor, rounds: 1, detail: `${Math.round(value)} vs ${Math.round(floor)} items/s (target ${target}/s)` });
-    for (const [what, value, floors, connections, target, workerCpuMs, machineMicros] of [
-      ['one batch', one, floorsOne, 1, TARGET.one, oneCpu, oneMachine],
-      ['four batches', four, floorsFour, 4, TARGET.four, fourCpu, fourMachine],
+    for (const [what, value, floors, connections, target, workerCpuMs, machineMicros, steps] of [
+      ['one batch', one, floorsOne, 1, TARGET.one, oneCpu, oneMachine, oneSteps],
+      ['four batches', four, floorsFour, 4, TARGET.four, fourCpu, fourMachine, fourSteps],
     ] as const) {
       if (floors) {
         ratio(`${what}, items/s`, value, `floor: VC mint + sign, ${connections} connection(s)`, floors.vc, target);
@@ -359,6 +375,12 @@ try {
           [`the floors' chain's machine CPU (${connections} connection(s))`]: floors?.chainMachineMicros,
         },
       });
+      // Per item of a batch: the items of one batch go one at a time, so its steps follow each other.
+      const floorTimes = floors
+        ? `held against the floors at ${connections} connection(s): VC mint + sign ${((1000 * connections) / floors.vc).toFixed(2)} ms, storage upload ${((1000 * connections) / floors.storage).toFixed(2)} ms per item`
+        : 'no floors measured';
+      // An item's validation runs while the item before it is issued (process-batch.ts): not in its own sequence.
+      printSteps(`a batch item (${what})`, 'issuance', steps, `${((1000 * connections) / value).toFixed(2)} ms per item of a batch at the rate reached; ${floorTimes}`, ['validate']);
     }
     if (floorsOne) latencyBudget(one, floorsOne.chain);
     await memoryRuns();

@@ -9,6 +9,7 @@ import { callJson, CONNECTIONS, DURATION, medianCpuOf, pairedMeasurements, recor
 import { sampleRssPeak } from './process-rss.ts';
 import { percent } from './summary.ts';
 import { cutProfile } from './profile-window.ts';
+import { METRICS_TOKEN, printSteps, recordingSteps, type StepTotals } from './step-metrics.ts';
 import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, STORAGE_BUCKETS, VC_API_KEY, type ServiceProcess } from './service-processes.ts';
 
 /**
@@ -35,7 +36,9 @@ import { startStorageProcess, startVcProcess, startWebProcess, STORAGE_API_KEY, 
  * < 100 ms at 10 connections; issuance of a new payload shape each time ≥ 25% of that floor; verification ≥ 50%
  * of the VC verify floor; the web process's RSS < 256 MB through the rounds (sampled every 250 ms). Each rate
  * target comes with its CPU budget (cpu-budget.ts): the machine CPU per operation the target leaves on this
- * machine's cores beside the route's, its web process's and the floor's, measured in the same rounds.
+ * machine's cores beside the route's, its web process's and the floor's, measured in the same rounds. Each route
+ * row also prints where its time went, step by step: the web process's own `css_step_seconds` (step-metrics.ts)
+ * read around each of the row's runs, beside the floors' p50 latencies.
  *
  * BENCH_CREDENTIALS=issue or =verify runs one part; BENCH_FLOORS=false measures the routes alone;
  * BENCH_NEW_SHAPES=false leaves out the new-shape issuance row;
@@ -113,7 +116,7 @@ try {
     vcUrl: vc.url,
     storageUrl: storage.url,
     // One address sends every verification: the per-client limit and the concurrency gate are lifted.
-    env: { VERIFY_RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_MAX_CONCURRENCY: '10000' },
+    env: { VERIFY_RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_MAX_CONCURRENCY: '10000', METRICS_BEARER_TOKEN: METRICS_TOKEN },
     nodeFlags,
   });
   processes.push(web);
@@ -135,7 +138,7 @@ try {
     baseline
       ? routes.flatMap((route) => [
           route,
-          { ...route, name: `baseline: ${route.name}`, load: { ...route.load, url: route.load.url.replace(web.url, baseline.url), serverPid: baseline.pid } },
+          { ...route, around: undefined, name: `baseline: ${route.name}`, load: { ...route.load, url: route.load.url.replace(web.url, baseline.url), serverPid: baseline.pid } },
         ])
       : routes;
   const recordBaseline = (results: PairedResults, routes: Contender[]) => {
@@ -173,9 +176,14 @@ try {
     const shaped = JSON.parse(body);
     shaped.credentialPayload.credentialSubject['note[<id>]'] = 'a member of a new name';
     const newShapeBody = JSON.stringify(shaped);
+    // Each row's steps, from the web process's own metrics read around each of its runs.
+    const steps: StepTotals = new Map();
+    const newShapeSteps: StepTotals = new Map();
     const routes: Contender[] = [
-      { name: route, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body, serverPid: web.pid } },
-      ...(withNewShapes ? [{ name: newShapes, load: { url: `${api}/credentials`, method: 'POST' as const, headers: auth, body: newShapeBody, idReplacement: true, serverPid: web.pid } }] : []),
+      { name: route, load: { url: `${api}/credentials`, method: 'POST', headers: auth, body, serverPid: web.pid }, around: recordingSteps(web.url, steps) },
+      ...(withNewShapes
+        ? [{ name: newShapes, load: { url: `${api}/credentials`, method: 'POST' as const, headers: auth, body: newShapeBody, idReplacement: true, serverPid: web.pid }, around: recordingSteps(web.url, newShapeSteps) }]
+        : []),
     ];
     const contenders = runsOf(withBaseline(routes), [
       { name: vcFloor, load: { url: vc.url, requests: [mint, sign] }, requestsPerOperation: 2 },
@@ -190,6 +198,11 @@ try {
     recordAgainst(results, route, [storageFloor]);
     if (withNewShapes) floorTargetLine('Issuance, a new shape each time', results, newShapes, vcFloor, TARGET.newShape, 'issuance');
     recordBaseline(results, routes);
+    const against = withFloors
+      ? `held against the floors at ${CONNECTIONS} connections: VC mint + sign p50 2 × ${results.medianOf(vcFloor, 'p50')} ms, storage upload p50 ${results.medianOf(storageFloor, 'p50')} ms`
+      : 'no floors measured';
+    printSteps('issuance', 'issuance', steps, `the route's p50 ${results.medianOf(route, 'p50')} ms; ${against}`);
+    if (withNewShapes) printSteps('issuance, a new shape each time', 'issuance', newShapeSteps, `the route's p50 ${results.medianOf(newShapes, 'p50')} ms; ${against}`);
   }
 
   if (parts.includes('verify')) {
@@ -200,7 +213,14 @@ try {
     const route = 'POST /credentials/verify, encrypted, digest given';
     const vcFloor = 'floor: VC service verify (proof + status)';
     const storageFloor = 'floor: storage read of the envelope';
-    const routes: Contender[] = [{ name: route, load: { url: `${api}/credentials/verify`, method: 'POST', headers: { 'content-type': 'application/json' }, body: verifyBody, serverPid: web.pid } }];
+    const steps: StepTotals = new Map();
+    const routes: Contender[] = [
+      {
+        name: route,
+        load: { url: `${api}/credentials/verify`, method: 'POST', headers: { 'content-type': 'application/json' }, body: verifyBody, serverPid: web.pid },
+        around: recordingSteps(web.url, steps),
+      },
+    ];
     const contenders = runsOf(withBaseline(routes), [
       { name: vcFloor, load: { url: `${vc.url}${vcVerify.path}`, method: 'POST', headers: vcHeaders, body: vcVerify.body } },
       { name: storageFloor, load: { url: record.storageUri } },
@@ -216,6 +236,10 @@ try {
     floorTargetLine('Verification', results, route, vcFloor, TARGET.verify, 'verification');
     recordAgainst(results, route, [storageFloor]);
     recordBaseline(results, routes);
+    const against = withFloors
+      ? `held against the floors at ${CONNECTIONS} connections: VC verify p50 ${results.medianOf(vcFloor, 'p50')} ms, storage read p50 ${results.medianOf(storageFloor, 'p50')} ms`
+      : 'no floors measured';
+    printSteps('verification', 'verification', steps, `the route's p50 ${results.medianOf(route, 'p50')} ms; ${against}`);
   }
 } finally {
   for (const program of processes.reverse()) await program.stop();

@@ -11,6 +11,8 @@ export interface Contender {
    * operation (e.g. mint a status entry, then sign) reports operations per second, its latencies stay per request.
    */
   requestsPerOperation?: number;
+  /** Wraps each of its runs (e.g. to read the server's metrics before and after it). */
+  around?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 /** The median (the mean of the middle two for an even count). */
@@ -47,7 +49,8 @@ export const pairedMeasurements = async (title: string, everyone: Contender[], r
   for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? everyone : [...everyone].reverse();
     for (const contender of order) {
-      const run = await measure(contender.name, contender.load);
+      const measured = () => measure(contender.name, contender.load);
+      const run = await (contender.around ? contender.around(measured) : measured());
       const perOperation = contender.requestsPerOperation ?? 1;
       runs.get(contender.name)!.push({
         ...run,
