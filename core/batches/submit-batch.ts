@@ -6,7 +6,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { isUniqueViolation, violatedConstraint } from '../db-errors.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { bodyDigest } from '../idempotency/idempotency-key.ts';
-import { mapInSteps, yieldToOthers } from '../limits/bounded-steps.ts';
+import { insertInSteps, mapInSteps, yieldToOthers } from '../limits/bounded-steps.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { QUEUE_NAMES } from '../jobs/queues.ts';
 import type { BatchSubmissionSettings } from '../settings/batch-submission-settings.ts';
@@ -35,7 +35,10 @@ const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
  */
 /** Items validated (or sealed) between two yields to the event loop: a large batch never holds the request thread for long. */
 const ITEMS_PER_STEP = 20;
-/** Item rows per INSERT statement: building one statement's parameters is a bounded step too. */
+/**
+ * Item rows per INSERT: each carries its sealed request (an item may be up to MAX_REQUEST_BODY_BYTES), so
+ * fewer rows than elsewhere keep building one statement's parameters a bounded step.
+ */
 const ROWS_PER_INSERT = 50;
 
 const acceptBatchItems = async (
@@ -136,7 +139,7 @@ export const submitBatch = async (deps: SubmissionDeps, s: Submission): Promise<
         idempotencyKey: s.idempotencyKey,
         bodyDigest: digest,
       });
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await tx.insert(credentialBatchItems).values(rows.slice(i, i + ROWS_PER_INSERT));
+      await insertInSteps(tx, credentialBatchItems, rows, ROWS_PER_INSERT);
       await deps.jobs.enqueue(
         tx,
         { queue: QUEUE_NAMES.issueBatch, payload: { tenantId: s.tenantId, batchId } },

@@ -1,3 +1,6 @@
+import type { PgInsertValue, PgTable } from 'drizzle-orm/pg-core';
+import type { Queryable } from '../../db/client.ts';
+
 /**
  * Work on a large request in bounded steps (issue 29 §1): between two steps the event loop is given
  * back, so another tenant's request waits at most one step, never for the whole body. Web-standard
@@ -31,4 +34,13 @@ export const mapInSteps = async <T, R>(items: readonly T[], perStep: number, wor
     results.push(...(await Promise.all(items.slice(start, start + perStep).map((item, i) => work(item, start + i)))));
   }
   return results;
+};
+
+/**
+ * `rows` into `table`, `rowsPerStatement` to an INSERT, one statement after another in `db` (a
+ * transaction's, for all or none), in order: one statement's parameters, built and sent, are a bounded
+ * step. The caller says why its size is what it is.
+ */
+export const insertInSteps = async <T extends PgTable>(db: Queryable, table: T, rows: readonly PgInsertValue<T>[], rowsPerStatement: number): Promise<void> => {
+  for (let start = 0; start < rows.length; start += rowsPerStatement) await db.insert(table).values(rows.slice(start, start + rowsPerStatement));
 };

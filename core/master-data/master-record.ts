@@ -3,6 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database, Queryable } from '../../db/client.ts';
 import { notFound } from '../errors.ts';
 import { createId } from '../ids.ts';
+import { insertInSteps } from '../limits/bounded-steps.ts';
 import {
   assertOwnIdentifiers,
   assertPrimariesDistinct,
@@ -67,7 +68,7 @@ export const createMasterRecords = async <T extends MasterTable, I extends Ident
       await checkReferences?.(tx);
       await assertOwnIdentifiers(tx, tenantId, items.flatMap((item, i) => referencedIdentifiers(item, `[${i}].`)));
       await assertPrimariesFree(tx, k.table, k.kind, items);
-      for (let i = 0; i < rows.length; i += BULK_ROWS_PER_STATEMENT) await tx.insert(k.table).values(rows.slice(i, i + BULK_ROWS_PER_STATEMENT) as never);
+      await insertInSteps(tx, k.table, rows as never, BULK_ROWS_PER_STATEMENT);
       await insertSecondaryIdentifiers(tx, k.secondary, items.map((item, i) => ({ ownerId: rows[i]!.id, ids: item.secondaryIdentifierIds })));
     });
   } catch (error) {

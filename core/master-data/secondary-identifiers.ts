@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
+import { insertInSteps } from '../limits/bounded-steps.ts';
 
 type SecondaryTable = PgTable & { ownerId: PgColumn; identifierId: PgColumn };
 
@@ -15,17 +16,17 @@ export const replaceSecondaryIdentifiers = async (
   if (ids.length > 0) await tx.insert(table).values(ids.map((identifierId) => ({ ownerId, identifierId })) as never);
 };
 
-/** Links new records to their secondary identifiers in one insert (bulk create). */
-/** Links per INSERT: a bulk create's links are written in bounded steps. */
+/** Links per INSERT: a link is two ids, so a bulk create's links are written in bounded steps of many. */
 const ROWS_PER_INSERT = 500;
 
+/** Links new records to their secondary identifiers (bulk create), ROWS_PER_INSERT to a statement. */
 export const insertSecondaryIdentifiers = async (
   tx: Queryable,
   table: SecondaryTable,
   owners: { ownerId: string; ids?: string[] }[],
 ): Promise<void> => {
   const rows = owners.flatMap(({ ownerId, ids }) => (ids ?? []).map((identifierId) => ({ ownerId, identifierId })));
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await tx.insert(table).values(rows.slice(i, i + ROWS_PER_INSERT) as never);
+  await insertInSteps(tx, table, rows as never, ROWS_PER_INSERT);
 };
 
 /**
