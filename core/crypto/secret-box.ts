@@ -1,4 +1,5 @@
 import { TtlCache } from '../cache/ttl-cache.ts';
+import { aesGcmKey, type AesGcmKey } from './aes-gcm.ts';
 import { base64UrlToBytes, bytesToBase64Url, hexToBytes } from './encoding.ts';
 
 /** Sealed before key ids existed: `v1.<iv>.<body>`. Still opened (by the current key, then the previous). */
@@ -24,7 +25,7 @@ const deepFreeze = <T>(value: T): T => {
 
 interface SealingKey {
   id: string;
-  key: CryptoKey;
+  key: AesGcmKey;
 }
 
 /**
@@ -41,7 +42,7 @@ export const dataKeyId = async (keyHex: string): Promise<string> => {
 
 const importSealingKey = async (keyHex: string): Promise<SealingKey> => ({
   id: await dataKeyId(keyHex),
-  key: await crypto.subtle.importKey('raw', hexToBytes(keyHex), 'AES-GCM', false, ['encrypt', 'decrypt']),
+  key: aesGcmKey(hexToBytes(keyHex)),
 });
 
 /** The key a sealed value names: its key id, `legacy` for a value sealed before key ids, `unreadable` for anything else. */
@@ -57,7 +58,7 @@ export const sealedKeyId = (sealed: string): string => {
  * requests) with DATA_ENCRYPTION_KEY. Output: `v2.<key id>.<iv>.<ciphertext+tag>` in base64url; a fresh
  * 12-byte IV per value. During a key rotation the box also holds DATA_ENCRYPTION_KEY_PREVIOUS: it seals
  * only with the current key and opens a value with the key its id names.
- * The CryptoKeys are imported once per box, not per call.
+ * The keys are made once per box, not per call (aes-gcm.ts: the runtime's cipher where it has one, else WebCrypto).
  */
 export class SecretBox {
   readonly #current: Promise<SealingKey>;
@@ -82,8 +83,8 @@ export class SecretBox {
   async encrypt(plaintext: string): Promise<string> {
     const { id, key } = await this.#current;
     const iv = crypto.getRandomValues(new Uint8Array(12));
-    const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(plaintext));
-    return `${FORMAT}.${id}.${bytesToBase64Url(iv)}.${bytesToBase64Url(new Uint8Array(sealed))}`;
+    const sealed = await key.seal(iv, new TextEncoder().encode(plaintext));
+    return `${FORMAT}.${id}.${bytesToBase64Url(iv)}.${bytesToBase64Url(sealed)}`;
   }
 
   /** Throws when the value was sealed with a key this box does not hold, or was tampered with. */
@@ -115,8 +116,7 @@ export class SecretBox {
   }
 
   async #open({ key }: SealingKey, iv: string, body: string): Promise<string> {
-    const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: base64UrlToBytes(iv) }, key, base64UrlToBytes(body));
-    return new TextDecoder().decode(plain);
+    return new TextDecoder().decode(await key.open(base64UrlToBytes(iv), base64UrlToBytes(body)));
   }
 
   async encryptJson(value: unknown): Promise<string> {

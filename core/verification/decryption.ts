@@ -1,3 +1,4 @@
+import { aesGcmKey } from '../crypto/aes-gcm.ts';
 import { base64ToBytes, hexToBytes } from '../crypto/encoding.ts';
 import { MAX_DOCUMENT_DEPTH, withinDepth } from './json-depth.ts';
 import { parseJsonObject } from './retrieve.ts';
@@ -36,8 +37,8 @@ export interface Decrypted {
 /**
  * Opens an encryption envelope with the caller's key (64 hexadecimal characters): no key is
  * DECRYPTION_REQUIRED, a malformed envelope ENVELOPE_INVALID, a key or tag that does not open it
- * DECRYPTION_FAILED, a plaintext that is not a JSON object DECRYPTED_NOT_JSON. WebCrypto, so the same
- * code runs on edge runtimes.
+ * DECRYPTION_FAILED, a plaintext that is not a JSON object DECRYPTED_NOT_JSON. The runtime's cipher where
+ * it has one, else WebCrypto (aes-gcm.ts): the same code runs on edge runtimes.
  */
 export const decryptEnvelope = async (envelope: Record<string, unknown>, decryptionKey: string | undefined): Promise<Decrypted> => {
   if (decryptionKey === undefined) throw new VerificationStop('DECRYPTION_REQUIRED', 'The credential is encrypted: a decryptionKey is required');
@@ -50,8 +51,7 @@ export const decryptEnvelope = async (envelope: Record<string, unknown>, decrypt
   sealed.set(tag, cipherText.length);
   let plaintext: Uint8Array;
   try {
-    const key = await crypto.subtle.importKey('raw', hexToBytes(decryptionKey), 'AES-GCM', false, ['decrypt']);
-    plaintext = new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv, tagLength: 128 }, key, sealed));
+    plaintext = await aesGcmKey(hexToBytes(decryptionKey)).open(iv, sealed);
   } catch {
     throw new VerificationStop('DECRYPTION_FAILED', 'The credential could not be decrypted with this decryptionKey');
   }
