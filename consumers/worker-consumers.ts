@@ -1,6 +1,5 @@
 import type { Consumer } from './consumer.ts';
 import { expireBatchesConsumer } from './jobs/expire-batches.ts';
-import { forgetIdleBucketsConsumer } from './jobs/forget-idle-buckets.ts';
 import { issueBatchConsumer } from './jobs/issue-batch.ts';
 import { libraryReconcilePendingRuns } from './jobs/library-reconcile-pending-runs.ts';
 import { libraryVerifyGeneration } from './jobs/library-verify-generation.ts';
@@ -16,5 +15,4 @@ export const CONSUMERS: readonly Consumer[] = [
   expireBatchesConsumer,
   libraryVerifyGeneration,
   libraryReconcilePendingRuns,
-  forgetIdleBucketsConsumer,
 ] as readonly Consumer[];

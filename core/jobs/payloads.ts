@@ -12,7 +12,6 @@ const JOB_PAYLOADS = {
   [QUEUE_NAMES.issueBatch]: z.strictObject({ tenantId: id, batchId: id }),
   [QUEUE_NAMES.reconcileBatches]: sweep,
   [QUEUE_NAMES.expireBatches]: sweep,
-  [QUEUE_NAMES.forgetIdleBuckets]: sweep,
 } satisfies Record<QueueName, z.ZodType>;
 
 export type JobPayload<Q extends QueueName> = z.infer<(typeof JOB_PAYLOADS)[Q]>;

@@ -7,7 +7,6 @@ export const QUEUE_NAMES = {
   issueBatch: 'credentials.issue-batch',
   reconcileBatches: 'credentials.reconcile-batches',
   expireBatches: 'credentials.expire-batches',
-  forgetIdleBuckets: 'limits.forget-idle-buckets',
 } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
@@ -80,7 +79,6 @@ export const queueDefinitions = (s: QueueSettings): QueueDefinition[] => {
     { name: QUEUE_NAMES.reconcilePendingRuns, ...sweep },
     { name: QUEUE_NAMES.reconcileBatches, ...sweep },
     { name: QUEUE_NAMES.expireBatches, ...sweep },
-    { name: QUEUE_NAMES.forgetIdleBuckets, ...sweep },
   ];
 };
 

@@ -26,7 +26,7 @@ export const takeClientToken = async (db: Queryable, scope: string, client: stri
 };
 
 /**
- * The worker's sweep `limits.forget-idle-buckets`: forgets buckets idle for 2 minutes, which are full again,
+ * The worker's upkeep (on `credentials.reconcile-batches`): forgets buckets idle for 2 minutes, which are full again,
  * so no answer changes (the client's next request starts a bucket afresh). `limits_forget_idle_buckets`
  * (migration 0021) forgets at most `perStep` of them, oldest first, in a statement of its own; steps follow
  * while one finds a full step's worth and the worker is not stopping. Admission never deletes, so a request

@@ -1,7 +1,7 @@
 -- The shared request limits' functions (0019) made plainer, same rules: the token bucket's refill is written
 -- once, in limits_refilled_tokens, and limits_take_client_token no longer forgets idle buckets on a request's
 -- path (one call in 64 ran an unbounded DELETE there): limits_forget_idle_buckets does it in bounded steps,
--- called by the worker's sweep limits.forget-idle-buckets (forgetIdleBuckets in core/limits/client-rate-limit.ts).
+-- called by the worker's upkeep on credentials.reconcile-batches (forgetIdleBuckets in core/limits/client-rate-limit.ts).
 -- limits_enter_concurrency and limits_admit are unchanged: neither writes the refill nor sweeps buckets.
 
 -- What a bucket holds at `p_now` that held `p_tokens` at `p_updated_at`: refilled continuously at

@@ -5,7 +5,7 @@ import { createLogger } from '../../core/logging/logger.ts';
 import { connectDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/rig/databases.ts';
 import { runJob, startTestWorker, testWorkerDeps } from '../../test/rig/jobs.ts';
-import { forgetIdleBucketsConsumer } from './forget-idle-buckets.ts';
+import { reconcileBatchesConsumer } from './reconcile-batches.ts';
 
 const logger = createLogger('error');
 
@@ -17,6 +17,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   one = connectDatabase(database.url, { max: 2 });
   two = connectDatabase(database.url, { max: 2 });
+  // The reconcile job reads pg-boss's tables: a worker started once makes them.
+  await (await startTestWorker(database.url, [], logger)).stop();
 });
 afterAll(async () => {
   await one?.close();
@@ -32,7 +34,7 @@ const bucket = async (client: string, secondsAgo: number) => {
 };
 const clients = async () => (await one.db.execute<{ client: string }>(sql`select client from client_rate_buckets order by client`)).map((r) => r.client);
 
-describe('limits.forget-idle-buckets', () => {
+describe('idle token buckets, forgotten by credentials.reconcile-batches', () => {
   it('forgets buckets idle past 2 minutes, a batch size per statement until none is left; live buckets stay', async () => {
     for (const [i, client] of ['idle1', 'idle2', 'idle3', 'idle4', 'idle5'].entries()) await bucket(client, 130 + 100 * i);
     await bucket('live1', 100);
@@ -43,7 +45,7 @@ describe('limits.forget-idle-buckets', () => {
     expect(step!.forgotten).toBe(2);
     expect(await clients()).toEqual(['idle1', 'idle2', 'idle3', 'live1', 'live2']);
 
-    await runJob(forgetIdleBucketsConsumer, {}, testWorkerDeps(two.db, logger, undefined, { LIBRARY_RECONCILE_PENDING_RUNS_BATCH_SIZE: '2' }));
+    await runJob(reconcileBatchesConsumer, {}, testWorkerDeps(two.db, logger, undefined, { LIBRARY_RECONCILE_PENDING_RUNS_BATCH_SIZE: '2' }));
     expect(await clients()).toEqual(['live1', 'live2']);
     // A forgotten client starts afresh with a full minute's allowance, as its full bucket would have given it.
     await takeClientToken(one.db, 'r', 'idle1', 60);
@@ -68,17 +70,7 @@ describe('limits.forget-idle-buckets', () => {
     await one.db.execute(sql`select count(*) from generate_series(1, 1000) g, limits_admit('r', 'a' || g, 60, 'w', 0, 60)`);
     await one.db.execute(sql`select count(*) from generate_series(1, 1000) g, limits_take_client_token('r', 't' || g, 60)`);
     expect(await clients()).toContain('idle');
-    await runJob(forgetIdleBucketsConsumer, {}, testWorkerDeps(two.db, logger));
+    await runJob(reconcileBatchesConsumer, {}, testWorkerDeps(two.db, logger));
     expect(await clients()).not.toContain('idle');
-  });
-
-  it('is scheduled every minute by the worker', async () => {
-    const worker = await startTestWorker(database.url, [forgetIdleBucketsConsumer], logger);
-    try {
-      const schedules = await worker.boss.getSchedules();
-      expect(schedules.find((s) => s.name === 'limits.forget-idle-buckets')).toMatchObject({ cron: '* * * * *' });
-    } finally {
-      await worker.stop();
-    }
   });
 });
