@@ -21,6 +21,22 @@ const run = (script: string, env: Record<string, string>) => {
   return { child, exited, stderr: () => stderr };
 };
 
+/**
+ * Waits until the worker writes its heartbeat (readiness) or exits: no fixed window of its own, the test's
+ * timeout bounds it (a loaded 2-core machine may take tens of seconds to compile and migrate).
+ */
+const untilHeartbeat = async (file: string, worker: ReturnType<typeof run>): Promise<string | undefined> => {
+  for (;;) {
+    const written = (await readFile(file, 'utf8').catch(() => '')) || undefined;
+    if (written || worker.child.exitCode !== null) return written;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+/** Starting a worker twice (and migrating once) under load: readiness waits, bounded here. */
+const TWO_STARTS_MS = 120_000;
+const ONE_START_MS = 60_000;
+
 const base = {
   RI_APP_URL: 'http://localhost:3003',
   RI_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
@@ -34,12 +50,7 @@ describe('worker start and stop', () => {
     const heartbeat = join(dir, 'heartbeat');
     const worker = run('consumers/worker.ts', { ...base, RI_DATABASE_URL: database.url, WORKER_HEARTBEAT_PATH: heartbeat });
     try {
-      let written: string | undefined;
-      for (let i = 0; i < 150 && !written; i++) {
-        written = await readFile(heartbeat, 'utf8').catch(() => undefined);
-        if (!written) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(written).toBeDefined();
+      expect(await untilHeartbeat(heartbeat, worker), worker.stderr()).toBeDefined();
       expect(await checkHeartbeat(heartbeat, 30)).toBeUndefined();
       const sql = postgres(database.url, { max: 1, onnotice: () => {} });
       const queues = (await sql<{ name: string }[]>`select name from pgboss.queue order by name`).filter(
@@ -56,12 +67,7 @@ describe('worker start and stop', () => {
       await writeFile(heartbeat, '');
       const again = run('consumers/worker.ts', { ...base, RI_DATABASE_URL: database.url, WORKER_HEARTBEAT_PATH: heartbeat });
       try {
-        let beat: string | undefined;
-        for (let i = 0; i < 150 && !beat; i++) {
-          beat = (await readFile(heartbeat, 'utf8').catch(() => '')) || undefined;
-          if (!beat) await new Promise((r) => setTimeout(r, 100));
-        }
-        expect(beat, again.stderr()).toBeDefined();
+        expect(await untilHeartbeat(heartbeat, again), again.stderr()).toBeDefined();
         again.child.kill('SIGTERM');
         expect(await again.exited).toBe(0);
       } finally {
@@ -71,7 +77,7 @@ describe('worker start and stop', () => {
       worker.child.kill('SIGKILL');
       await database.drop();
     }
-  });
+  }, TWO_STARTS_MS);
 });
 
 describe('clean shutdown', () => {
@@ -84,7 +90,8 @@ describe('clean shutdown', () => {
     worker.child.stdout!.on('data', (d) => (stdout += d));
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
-      for (let i = 0; i < 300 && !stdout.includes('Worker started'); i++) await new Promise((r) => setTimeout(r, 100));
+      // Readiness: the start line, or an exit (then the assertion says why); the test's timeout bounds it.
+      while (!stdout.includes('Worker started') && worker.child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
       expect(stdout, worker.stderr()).toContain('Worker started');
       // What a stopping PostgreSQL does to its clients: FATAL 57P01 "terminating connection due to administrator command".
       const cut = await sql<{ n: number }[]>`
@@ -101,7 +108,7 @@ describe('clean shutdown', () => {
       await sql.end();
       await database.drop();
     }
-  });
+  }, ONE_START_MS);
 });
 
 describe('heartbeat and healthcheck', () => {
