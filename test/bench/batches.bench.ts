@@ -29,9 +29,10 @@ const here = dirname(fileURLToPath(import.meta.url));
  * program as its own process, with the VC service and the storage service (local directory) as their own
  * processes and every credential stored encrypted (the default). Rows:
  * - one batch on one worker (BATCH_JOB_CONCURRENCY=1): items/s from the first claim (the job's start in
- *   pgboss.job) to settlement, read from the rows (the worker's start and its poll are not counted);
- * - four batches at once on one worker (BATCH_JOB_CONCURRENCY=4);
- * - with each, the worker's CPU per item (user + system from its start to settlement, /proc): a load
+ *   pgboss.job) to settlement, read from the rows (the worker's start and its poll are not counted), after a
+ *   100-item warm-up batch on the same fresh worker (its JIT warm-up, as the floors have theirs);
+ * - four batches at once on one worker (BATCH_JOB_CONCURRENCY=4), also after the warm-up batch;
+ * - with each, the worker's CPU per item (user + system from the warm-up's settlement to settlement, /proc): a load
  *   elsewhere on the machine moves it far less than items/s;
  * - floors measured in the same run, with the very bodies an item sends upstream, at 1 connection (one
  *   batch: its items go one at a time) and at 4 (four batches): the VC service alone, mint one revocation
@@ -212,10 +213,12 @@ const startWorker = async (concurrency: number) => {
   });
   await waitFor('the worker', () => worker.stdout().includes('Worker started') || worker.child.exitCode !== null);
   if (worker.child.exitCode !== null) throw new Error('the worker did not start');
-  const cpuAtStart = cpuSecondsOf(worker.child.pid!);
+  let cpuFrom = cpuSecondsOf(worker.child.pid!);
   return {
-    /** The worker's CPU (user + system, every thread) since it started, per item, in ms: less moved by the machine's load than items/s. */
-    cpuMsPerItem: (items: number) => ((cpuSecondsOf(worker.child.pid!) - cpuAtStart) * 1000) / items,
+    /** From now on, the worker's CPU counts towards cpuMsPerItem (e.g. once its warm-up batch is settled). */
+    countCpuFromNow: () => (cpuFrom = cpuSecondsOf(worker.child.pid!)),
+    /** The worker's CPU (user + system, every thread) since it started or countCpuFromNow, per item, in ms: less moved by the machine's load than items/s. */
+    cpuMsPerItem: (items: number) => ((cpuSecondsOf(worker.child.pid!) - cpuFrom) * 1000) / items,
     pid: worker.child.pid!,
     /** Its `/metrics` (the issuance steps of its items). */
     metricsUrl: `http://127.0.0.1:${metricsPort}`,
@@ -228,8 +231,8 @@ const startWorker = async (concurrency: number) => {
   };
 };
 
-const submitBatch = async () => {
-  const body = { items: Array.from({ length: ITEMS }, () => dpp()) };
+const submitBatch = async (items = ITEMS) => {
+  const body = { items: Array.from({ length: items }, () => dpp()) };
   const res = await fetch(`${stack.api.url}/api/v1/credentials/batches`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
@@ -259,8 +262,14 @@ const windowOf = async (ids: string[]): Promise<Window> => {
 };
 /** Items per second over the window. */
 const rateOf = (w: Window) => w.items / ((w.last.getTime() - w.first.getTime()) / 1000);
+/** Items of the batch a fresh worker issues before a measured run: its JIT warm-up, as the floors have theirs. */
+const WARM_UP_ITEMS = 100;
+
 const runBatches = async (count: number, concurrency: number) => {
   const worker = await startWorker(concurrency);
+  const warmUp = await submitBatch(WARM_UP_ITEMS);
+  await waitFor('the warm-up batch', () => settled([warmUp]), 600_000);
+  worker.countCpuFromNow();
   const machine = recordMachineCpu();
   const stepsBefore = await scrapeSteps(worker.metricsUrl);
   const ids: string[] = [];
@@ -371,7 +380,7 @@ try {
         machineMicros,
         measuredPerSecond: value,
         beside: {
-          "of it the worker's (its start to settlement)": workerCpuMs * 1000,
+          "of it the worker's (its warm-up batch settled to settlement)": workerCpuMs * 1000,
           [`the floors' chain's machine CPU (${connections} connection(s))`]: floors?.chainMachineMicros,
         },
       });
