@@ -29,9 +29,14 @@ export const newContext = async (browser: Browser, viewport = { width: 1024, hei
   return context;
 };
 
-export const screenshot = async (page: Page, name: string) => {
-  await mkdir(ARTIFACTS_DIR, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+/**
+ * A full-page screenshot to look at (`<dir>/<name>.png`, git-ignored). BROWSER_SCREENSHOTS=false skips them:
+ * `.ci/run` sets it, since no one looks at a CI run's pictures and each full page costs the browser CPU.
+ */
+export const screenshot = async (page: Page, name: string, dir = ARTIFACTS_DIR) => {
+  if (process.env.BROWSER_SCREENSHOTS === 'false') return;
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 };
 
 /** The marker every XSS payload writes when it runs (console) and its dialog text. */

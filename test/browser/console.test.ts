@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -16,7 +15,7 @@ import { apiAs, signInToConsole, type ConsoleUser } from '../rig/console-user.ts
 import { canBuildPayload } from '../../core/console/payload-from-master-data.ts';
 import { CORE_DATA_MODELS } from '../../core/data-models/core-data-models.ts';
 import { DPP_070, TEMPLATE_STORAGE_ENV } from '../rig/template-fixtures.ts';
-import { launchBrowser, newContext, XSS_MARKER } from './browser-rig.ts';
+import { launchBrowser, newContext, screenshot, XSS_MARKER } from './browser-rig.ts';
 import { FIELD_PAYLOADS } from './xss-corpus.ts';
 
 /** Screenshots of every console page (git-ignored), at desktop width and at 390 px. */
@@ -58,7 +57,6 @@ beforeAll(async () => {
   page.on('console', (message) => {
     if (message.text().startsWith(XSS_MARKER)) scriptHits.push(`console: ${message.text()}`);
   });
-  await mkdir(SHOTS, { recursive: true });
 }, 90_000);
 beforeEach(() => {
   if (setupFailure) throw setupFailure;
@@ -87,7 +85,7 @@ const checkPage = async (name: string, exclude: string[] = []) => {
     expect(violations.map((v) => `${name} @${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${name} @${label} scrolls sideways`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true });
+    await screenshot(page, `${name}-${label}`, SHOTS);
   }
   await page.setViewportSize(DESKTOP);
 };
@@ -210,7 +208,7 @@ describe('the console in a real browser', () => {
     await page.locator('#key-form button[type="submit"]').click();
     await page.locator('#result').waitFor();
     await expect(page.locator('#result-title').innerText()).resolves.toBe('Verified');
-    await page.screenshot({ path: join(SHOTS, 'verify-issued-desktop.png'), fullPage: true });
+    await screenshot(page, 'verify-issued-desktop', SHOTS);
 
     await go(credentialPage!);
     await checkPage('credential');
@@ -222,7 +220,7 @@ describe('the console in a real browser', () => {
     await page.locator('#result').waitFor();
     await expect(page.locator('#result-title').innerText()).resolves.toBe('Not verified');
     await expect(page.locator('#result-reason').innerText()).resolves.toContain('revoked');
-    await page.screenshot({ path: join(SHOTS, 'verify-revoked-desktop.png'), fullPage: true });
+    await screenshot(page, 'verify-revoked-desktop', SHOTS);
 
     await go('/console/credentials');
     await checkPage('credentials');
@@ -282,7 +280,8 @@ describe('the console in a real browser', () => {
     await previewAndIssue('issue-conformity', 'https://scheme.example.com/esg/emissions');
   });
 
-  it("every other data model's issue form (each type, each version) meets WCAG 2.1 AA at both widths", { timeout: 120_000 }, async () => {
+  // Thirteen forms, each checked with axe at two widths: minutes on a loaded 2-core machine (a bound, not a timing).
+  it("every other data model's issue form (each type, each version) meets WCAG 2.1 AA at both widths", { timeout: 360_000 }, async () => {
     // The product passport and conformity credential of 0.7.0 are walked above; every other form the console builds is checked here.
     const walked = new Set([DPP_070, DCC_070]);
     for (const model of CORE_DATA_MODELS.filter((m) => canBuildPayload(m.credentialType, m.version) && !walked.has(m.id))) {
