@@ -14,6 +14,16 @@ import { openSource, sha256Multibase } from './source-content.ts';
 import { storedCopyOf, unwrapKey } from './stored-copy.ts';
 
 const copyUnreadable = (why: string) => new ApiError(502, `The stored copy could not be read: ${why}`, 'STORAGE_UNAVAILABLE');
+const keyNotTaken = () => badRequest('sourceEncryption: only an external record whose copy is still encrypted takes a key', 'SOURCE_ENCRYPTION_NOT_ALLOWED');
+
+/** Whether the record's copy is still the supplier's ciphertext, as committed now (not as the request first read it). */
+const stillUnopened = async (deps: LibraryDeps, tenantId: string, id: string) => {
+  const [row] = await deps.db
+    .select({ unopened: externalCredentials.unopened })
+    .from(externalCredentials)
+    .where(and(eq(externalCredentials.id, id), eq(externalCredentials.tenantId, tenantId)));
+  return row?.unopened === true;
+};
 
 /**
  * Key-bearing recovery (`POST /library/{id}/verify` with `sourceEncryption`): an external record whose
@@ -25,9 +35,7 @@ const copyUnreadable = (why: string) => new ApiError(502, `The stored copy could
  */
 export const openWithSupplierKey = async (deps: LibraryDeps, tenantId: string, view: RecordView, supplierKey: string): Promise<void> => {
   const external = view.external;
-  if (!external?.unopened) {
-    throw badRequest('sourceEncryption: only an external record whose copy is still encrypted takes a key', 'SOURCE_ENCRYPTION_NOT_ALLOWED');
-  }
+  if (!external?.unopened) throw keyNotTaken();
   const copy = storedCopyOf(view)!;
   const ourKey = await unwrapKey(deps.box, copy.wrappedKey!);
   if (ourKey === undefined) throw new ApiError(500, 'This credential record cannot be read.', 'RECORD_UNREADABLE');
@@ -36,6 +44,9 @@ export const openWithSupplierKey = async (deps: LibraryDeps, tenantId: string, v
     const retrieved = await retrieve(deps.fetcher, copy.storageUri, deps.allowPrivateUrls);
     ciphertext = (await decryptEnvelope(retrieved.document, ourKey)).bytes;
   } catch (error) {
+    // A concurrent recovery opened the record after this one read it, and removed the ciphertext copy: the record
+    // is answered as an opened one is, not as a storage fault.
+    if (!(await stillUnopened(deps, tenantId, external.id))) throw keyNotTaken();
     if (error instanceof VerificationStop) throw copyUnreadable(error.message);
     throw error;
   }
